@@ -1,0 +1,99 @@
+import { existsSync } from 'node:fs'
+import { join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+import type { Vite } from 'vitest/node'
+import type {} from 'vitest/config'
+import type { TestProject } from 'vitest/node'
+import { InputError, loadConfig, makeRunId } from '../src/config/index.ts'
+import type { ResolvedRun } from '../src/schema/config.ts'
+import { Difficulty, ChallengeType, Level } from '../src/schema/task.ts'
+import TestCaseJsonReporter from '../reporters/testcase-json.ts'
+import SummaryReporter from '../reporters/summary.ts'
+
+export interface AgentestPluginOptions {
+  /** Folder holding agentest.config.yaml and runs/; defaults to the Vitest root. */
+  root?: string
+  /** Test files of the benchmark; default `tasks/**\/*.task.ts`. */
+  include?: string[]
+}
+
+const GLOBAL_SETUP = fileURLToPath(new URL('./global-setup.ts', import.meta.url))
+
+/**
+ * The Vitest plugin for a benchmark project: task globs, timeouts and tags; the validated
+ * config and run id provided to workers; the TestCaseRun and summary reporters (added here so
+ * a CLI --reporter does not drop them); and the global setup that starts clones and a browser.
+ */
+export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
+  let run: ResolvedRun | null = null
+  const resolveRun = (root: string): ResolvedRun => {
+    if (run) return run
+    const loaded = failOnInputError(() => loadConfig(root))
+    const results = resolve(root, loaded.config.run.results_dir)
+    const run_id = uniqueRunId(results, loaded.config.run.name)
+    run = {
+      config: loaded.config,
+      run_id,
+      root,
+      results_path: join(results, run_id),
+      config_file: loaded.file,
+      agent_modules: loaded.agentModules,
+    }
+    return run
+  }
+
+  return {
+    name: 'agentest',
+    config(viteConfig) {
+      const root = resolve(options.root ?? viteConfig.root ?? process.cwd())
+      const { config } = resolveRun(root)
+      const tags = [...Difficulty.options, ...ChallengeType.options, ...Level.options].map((name) => ({ name }))
+      return {
+        test: {
+          include: options.include ?? ['tasks/**/*.task.ts'],
+          testTimeout: config.run.task_timeout_ms,
+          hookTimeout: 60_000,
+          globalSetup: [GLOBAL_SETUP],
+          tags,
+        },
+      }
+    },
+    configureVitest({ vitest, project }) {
+      const resolved = resolveRun(resolve(options.root ?? project.config.root))
+      project.provide('agentest:run', resolved)
+      const reporters = vitest.config.reporters as unknown[]
+      if (!reporters.some((r) => r instanceof TestCaseJsonReporter)) {
+        reporters.push(new TestCaseJsonReporter(resolved), new SummaryReporter(resolved))
+      }
+      announce(project, resolved)
+    },
+  }
+}
+
+function announce(project: TestProject, run: ResolvedRun): void {
+  const { agent } = run.config
+  const model = agent.model ? ` · model ${agent.model}` : ''
+  const steps = run.config.max_steps ? ` · max_steps ${run.config.max_steps}` : ''
+  project.vitest.logger.log(`agentest: evaluating agent ${agent.name}${model}${steps} · run ${run.run_id} → ${run.results_path}`)
+}
+
+/** A second run in the same second gets "-2", "-3", ... rather than sharing a folder. */
+function uniqueRunId(resultsDir: string, name: string | null): string {
+  const base = makeRunId(name)
+  let id = base
+  for (let n = 2; existsSync(join(resultsDir, id)); n++) id = `${base}-${n}`
+  return id
+}
+
+/** Bad input is one line on stderr and exit code 1, not a stack trace. */
+export function failOnInputError<T>(work: () => T): T {
+  try {
+    return work()
+  } catch (error) {
+    if (error instanceof InputError) {
+      process.stderr.write(`agentest: ${error.message}\n`)
+      process.exit(1)
+    }
+    throw error
+  }
+}

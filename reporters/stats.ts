@@ -1,0 +1,38 @@
+import type { DurationStats, Tally } from '../src/schema/summary.ts'
+import type { TestCaseRun } from '../src/schema/run.ts'
+
+export function tally(runs: readonly TestCaseRun[]): Tally {
+  const count = (status: TestCaseRun['status']) => runs.filter((r) => r.status === status).length
+  const skipped = count('skipped')
+  const scored = runs.length - skipped
+  const passed = count('passed')
+  return {
+    total: runs.length,
+    passed,
+    failed: count('failed'),
+    error: count('error'),
+    timeout: count('timeout'),
+    skipped,
+    success_rate: scored > 0 ? passed / scored : null,
+  }
+}
+
+export function groupBy(runs: readonly TestCaseRun[], key: (run: TestCaseRun) => string | null): Record<string, Tally> {
+  const groups = new Map<string, TestCaseRun[]>()
+  for (const run of runs) {
+    const name = key(run) ?? 'unspecified'
+    groups.set(name, [...(groups.get(name) ?? []), run])
+  }
+  return Object.fromEntries([...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, group]) => [name, tally(group)]))
+}
+
+/** Mean, median and p90 (nearest rank) of durations in milliseconds. */
+export function durationStats(durations: readonly number[]): DurationStats {
+  if (durations.length === 0) return { count: 0, mean_ms: null, median_ms: null, p90_ms: null }
+  const sorted = [...durations].sort((a, b) => a - b)
+  const mid = Math.floor(sorted.length / 2)
+  const median = sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2
+  const p90 = sorted[Math.min(sorted.length - 1, Math.ceil(0.9 * sorted.length) - 1)]!
+  const mean = sorted.reduce((sum, d) => sum + d, 0) / sorted.length
+  return { count: sorted.length, mean_ms: Math.round(mean), median_ms: Math.round(median), p90_ms: Math.round(p90) }
+}

@@ -1,0 +1,102 @@
+import { join } from 'node:path'
+import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
+import type { ResolvedRun } from '../src/schema/config.ts'
+import type { TestCaseRun } from '../src/schema/run.ts'
+import { RunSummary, type Tally } from '../src/schema/summary.ts'
+import { durationStats, groupBy, tally } from './stats.ts'
+import { toTestCaseRun } from './to-testcase-run.ts'
+import { writeJsonAtomic } from './write-json.ts'
+
+/** Collects every task's result and writes `summary.json` plus a table on the console. */
+export default class SummaryReporter implements Reporter {
+  private readonly runs = new Map<string, TestCaseRun>()
+  private readonly startedAt = new Date()
+  private vitest: Vitest | null = null
+
+  constructor(private readonly run: ResolvedRun) {}
+
+  onInit(vitest: Vitest): void {
+    this.vitest = vitest
+  }
+
+  onTestCaseResult(test: TestCase): void {
+    const record = toTestCaseRun(test, this.run)
+    if (record) this.runs.set(record.id, record)
+  }
+
+  async onTestRunEnd(_modules: ReadonlyArray<TestModule>): Promise<void> {
+    if (this.runs.size === 0) return
+    const summary = buildSummary([...this.runs.values()], this.run, this.startedAt)
+    await writeJsonAtomic(join(this.run.results_path, 'summary.json'), summary)
+    const log = (line: string) => (this.vitest ? this.vitest.logger.log(line) : console.log(line))
+    for (const line of renderTable(summary)) log(line)
+    log(`  results: ${this.run.results_path}`)
+  }
+}
+
+export function buildSummary(runs: TestCaseRun[], run: ResolvedRun, startedAt: Date): RunSummary {
+  const sorted = [...runs].sort((a, b) => a.id.localeCompare(b.id, undefined, { numeric: true }))
+  return RunSummary.parse({
+    schema_version: 1,
+    run_id: run.run_id,
+    agent: run.config.agent.name,
+    agent_model: run.config.agent.model,
+    started_at: startedAt.toISOString(),
+    finished_at: new Date().toISOString(),
+    totals: tally(sorted),
+    by_suite: groupBy(sorted, (r) => r.category),
+    by_difficulty: groupBy(sorted, (r) => r.difficulty),
+    duration: {
+      all: durationStats(sorted.map((r) => r.duration_ms)),
+      passed: durationStats(sorted.filter((r) => r.status === 'passed').map((r) => r.duration_ms)),
+    },
+    tokens: {
+      input: sum(sorted, (r) => r.input_tokens),
+      output: sum(sorted, (r) => r.output_tokens),
+      validation_input: sum(sorted, (r) => r.validation_input_tokens),
+      validation_output: sum(sorted, (r) => r.validation_output_tokens),
+    },
+    tasks: sorted.map((r) => ({ id: r.id, status: r.status, duration_ms: r.duration_ms, file: r.file })),
+  })
+}
+
+function sum(runs: TestCaseRun[], value: (run: TestCaseRun) => number): number {
+  return runs.reduce((total, run) => total + value(run), 0)
+}
+
+export function renderTable(summary: RunSummary): string[] {
+  const rows: string[][] = [['', 'tasks', 'passed', 'failed', 'error', 'timeout', 'skipped', 'success']]
+  const row = (label: string, t: Tally) => [
+    label,
+    String(t.total),
+    String(t.passed),
+    String(t.failed),
+    String(t.error),
+    String(t.timeout),
+    String(t.skipped),
+    t.success_rate === null ? '—' : `${(t.success_rate * 100).toFixed(1)}%`,
+  ]
+  for (const [name, t] of Object.entries(summary.by_suite)) rows.push(row(`suite ${name}`, t))
+  for (const [name, t] of Object.entries(summary.by_difficulty)) rows.push(row(`difficulty ${name}`, t))
+  rows.push(row('total', summary.totals))
+  const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)))
+  const format = (r: string[]) => `  ${r.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))).join('  ')}`
+  const rule = `  ${'─'.repeat(widths.reduce((a, w) => a + w + 2, -2))}`
+  const d = summary.duration
+  const seconds = (ms: number | null) => (ms === null ? '—' : `${(ms / 1000).toFixed(1)}s`)
+  const model = summary.agent_model ? ` (${summary.agent_model})` : ''
+  return [
+    '',
+    `  agentest summary · run ${summary.run_id} · agent ${summary.agent}${model}`,
+    rule,
+    format(rows[0]!),
+    rule,
+    ...rows.slice(1, -1).map(format),
+    rule,
+    format(rows[rows.length - 1]!),
+    rule,
+    `  duration all: mean ${seconds(d.all.mean_ms)} · median ${seconds(d.all.median_ms)} · p90 ${seconds(d.all.p90_ms)}` +
+      `   passed: mean ${seconds(d.passed.mean_ms)} · median ${seconds(d.passed.median_ms)} · p90 ${seconds(d.passed.p90_ms)}`,
+    `  tokens: agent ${summary.tokens.input} in / ${summary.tokens.output} out · grader ${summary.tokens.validation_input} in / ${summary.tokens.validation_output} out`,
+  ]
+}

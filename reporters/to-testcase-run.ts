@@ -1,0 +1,81 @@
+import type { TestCase as VitestTestCase } from 'vitest/node'
+import { TestCaseRun, type RunStatus, type RunError } from '../src/schema/run.ts'
+import type { ResolvedRun } from '../src/schema/config.ts'
+import type { AgentestMeta } from '../src/fixtures/meta.ts'
+import '../src/fixtures/meta.ts'
+
+/**
+ * Builds the TestCaseRun of a finished agentest test from its meta and Vitest's result, or
+ * null for tests that never ran (filtered out with -t, or not agentest tasks).
+ */
+export function toTestCaseRun(test: VitestTestCase, run: ResolvedRun): TestCaseRun | null {
+  const meta: AgentestMeta | undefined = test.meta().agentest
+  if (!meta) return null
+  const result = test.result()
+  const record = meta.record
+  // A test skipped without running its fixtures was filtered out; there is nothing to report.
+  if (result.state === 'skipped' && !record) return null
+  if (result.state === 'pending') return null
+
+  const errors = result.errors ?? []
+  const firstError = errors[0]
+  const testError: RunError | null = firstError
+    ? { kind: isAssertion(firstError) ? 'check_failed' : 'error', message: oneLine(firstError.message) }
+    : null
+  const status = statusOf(result.state, record?.agent_status ?? 'not_run', errors)
+  const now = new Date().toISOString()
+  const duration = test.diagnostic()?.duration ?? 0
+
+  const candidate: TestCaseRun = {
+    ...meta.task,
+    schema_version: 1,
+    run_id: record?.run_id ?? run.run_id,
+    test_name: test.fullName,
+    file: test.module.relativeModuleId,
+    agent_yaml: record?.agent_yaml ?? run.config.agent.name,
+    agent_model: record?.agent_model ?? run.config.agent.model,
+    max_steps: record?.max_steps ?? meta.task.max_steps,
+    status,
+    agent_status: record?.agent_status ?? 'not_run',
+    trajectory: record?.trajectory ?? [],
+    result: record?.result ?? null,
+    final_answer: record?.final_answer ?? null,
+    check_results: record?.check_results ?? [],
+    command_output_check_results: record?.command_output_check_results ?? [],
+    input_tokens: record?.input_tokens ?? 0,
+    output_tokens: record?.output_tokens ?? 0,
+    ai_score: -1,
+    ai_comment: null,
+    human_score: -1,
+    human_comment: null,
+    validation_input_tokens: 0,
+    validation_output_tokens: 0,
+    // The agent's own error wins; otherwise the test's (a failed check, or a setup failure).
+    error: record?.error && record.error.kind !== 'max_steps' ? record.error : status === 'passed' ? null : (testError ?? record?.error ?? null),
+    started_at: record?.started_at ?? now,
+    finished_at: record?.finished_at ?? now,
+    duration_ms: record?.duration_ms ?? Math.round(duration),
+  }
+  return TestCaseRun.parse(candidate)
+}
+
+function statusOf(
+  state: 'passed' | 'failed' | 'skipped',
+  agentStatus: string,
+  errors: ReadonlyArray<{ name?: string; message: string }>,
+): RunStatus {
+  if (agentStatus === 'timeout' || errors.some((e) => /test timed out/i.test(e.message))) return 'timeout'
+  if (agentStatus === 'error' || agentStatus === 'aborted') return 'error'
+  if (state === 'skipped') return 'skipped'
+  if (state === 'passed') return 'passed'
+  // Failed checks make a failure; anything else that broke the test is an error.
+  return errors.length > 0 && errors.every(isAssertion) ? 'failed' : errors.length === 0 ? 'failed' : 'error'
+}
+
+function isAssertion(error: { name?: string }): boolean {
+  return error.name === 'AssertionError'
+}
+
+function oneLine(message: string): string {
+  return message.split('\n')[0] ?? message
+}

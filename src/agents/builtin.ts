@@ -1,0 +1,18 @@
+import { defineAgent } from './agent.ts'
+
+/** Runs the task's reference solution through the recorded Computer. Every task must pass under it. */
+export const oracle = defineAgent({
+  name: 'oracle',
+  async run({ reference, task }) {
+    if (!reference) throw new Error(`task ${task.id} has no reference solution (add \`solution\` to its agentTest())`)
+    return { answer: await reference() }
+  },
+})
+
+/** Does nothing. Every task must fail under it, which shows its checks are not vacuous. */
+export const nop = defineAgent({
+  name: 'nop',
+  async run() {
+    return { answer: null }
+  },
+})

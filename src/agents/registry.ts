@@ -1,0 +1,43 @@
+import type { Agent } from './agent.ts'
+import { nop, oracle } from './builtin.ts'
+import { BUILTIN_AGENTS } from './names.ts'
+
+const registered = new Map<string, Agent>([
+  [oracle.name, oracle],
+  [nop.name, nop],
+])
+
+/** Adds an agent under its name (for agents defined in code, e.g. in a setup file). */
+export function registerAgent(agent: Agent): void {
+  if (BUILTIN_AGENTS.includes(agent.name)) throw new Error(`"${agent.name}" is a built-in agent; pick another name`)
+  registered.set(agent.name, agent)
+}
+
+/**
+ * Finds an agent by name: a registered one, or one declared in the config's `agents:` map
+ * (imported on first use; its default export must be an agent).
+ */
+export async function resolveAgent(name: string, modules: Record<string, string>): Promise<Agent> {
+  const known = registered.get(name)
+  if (known) return known
+  const modulePath = modules[name]
+  if (!modulePath) {
+    const names = [...registered.keys(), ...Object.keys(modules)]
+    throw new Error(`unknown agent "${name}" (known: ${names.join(', ')})`)
+  }
+  const loaded: { default?: unknown } = await import(/* @vite-ignore */ modulePath)
+  const agent = loaded.default
+  if (!isAgent(agent)) throw new Error(`${modulePath}: the default export must be defineAgent({ name, run })`)
+  if (agent.name !== name) throw new Error(`${modulePath}: the agent is named "${agent.name}", but the config calls it "${name}"`)
+  registered.set(name, agent)
+  return agent
+}
+
+function isAgent(value: unknown): value is Agent {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Agent).name === 'string' &&
+    typeof (value as Agent).run === 'function'
+  )
+}

@@ -1,0 +1,99 @@
+import type { ComputerAction, MouseButton, Point } from '../schema/action.ts'
+
+export type Environment = 'browser' | 'linux' | 'windows' | 'mac'
+
+/**
+ * What an agent acts through. The methods mirror the OpenAI computer-use sample app's Computer
+ * protocol; coordinates are pixels of `dimensions`. Screenshots are PNG bytes.
+ */
+export interface Computer {
+  readonly environment: Environment
+  readonly dimensions: { width: number; height: number }
+  screenshot(): Promise<Buffer>
+  click(x: number, y: number, button?: MouseButton): Promise<void>
+  doubleClick(x: number, y: number): Promise<void>
+  scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void>
+  type(text: string): Promise<void>
+  wait(ms?: number): Promise<void>
+  move(x: number, y: number): Promise<void>
+  keypress(keys: string[]): Promise<void>
+  drag(path: Point[]): Promise<void>
+  /** The page's URL in a browser; null where there is none (a desktop). */
+  currentUrl(): Promise<string | null>
+  goto?(url: string): Promise<void>
+  back?(): Promise<void>
+  forward?(): Promise<void>
+}
+
+/** Runs one validated action on a computer (the `screenshot` action only takes one). */
+export async function performAction(computer: Computer, action: ComputerAction): Promise<void> {
+  switch (action.type) {
+    case 'click':
+      return computer.click(action.x, action.y, action.button)
+    case 'double_click':
+      return computer.doubleClick(action.x, action.y)
+    case 'scroll':
+      return computer.scroll(action.x, action.y, action.scroll_x, action.scroll_y)
+    case 'type':
+      return computer.type(action.text)
+    case 'wait':
+      return computer.wait(action.ms)
+    case 'move':
+      return computer.move(action.x, action.y)
+    case 'keypress':
+      return computer.keypress(action.keys)
+    case 'drag':
+      return computer.drag(action.path)
+    case 'screenshot':
+      await computer.screenshot()
+      return
+    case 'goto':
+      return requireExtra(computer, 'goto')(action.url)
+    case 'back':
+      return requireExtra(computer, 'back')()
+    case 'forward':
+      return requireExtra(computer, 'forward')()
+  }
+}
+
+function requireExtra<K extends 'goto' | 'back' | 'forward'>(computer: Computer, name: K): NonNullable<Computer[K]> {
+  const method = computer[name]
+  if (!method) throw new Error(`the ${computer.environment} computer has no "${name}" action`)
+  return method.bind(computer) as NonNullable<Computer[K]>
+}
+
+/** A short human-readable form of an action, for logs and the Vitest UI. */
+export function describeAction(action: ComputerAction | { type: 'message'; text: string }): string {
+  switch (action.type) {
+    case 'click':
+      return action.button === 'left' ? `click (${action.x}, ${action.y})` : `${action.button} click (${action.x}, ${action.y})`
+    case 'double_click':
+      return `double-click (${action.x}, ${action.y})`
+    case 'scroll':
+      return `scroll (${action.scroll_x}, ${action.scroll_y}) at (${action.x}, ${action.y})`
+    case 'type':
+      return `type ${JSON.stringify(truncate(action.text, 60))}`
+    case 'wait':
+      return `wait ${action.ms} ms`
+    case 'move':
+      return `move to (${action.x}, ${action.y})`
+    case 'keypress':
+      return `press ${action.keys.join('+')}`
+    case 'drag':
+      return `drag ${action.path.map((p) => `(${p.x}, ${p.y})`).join(' → ')}`
+    case 'screenshot':
+      return 'screenshot'
+    case 'goto':
+      return `go to ${action.url}`
+    case 'back':
+      return 'back'
+    case 'forward':
+      return 'forward'
+    case 'message':
+      return `say ${JSON.stringify(truncate(action.text, 80))}`
+  }
+}
+
+function truncate(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 1)}…` : text
+}

@@ -1,0 +1,3 @@
+export { loadConfig, CONFIG_FILE, type LoadedConfig } from './load.ts'
+export { InputError, describeZodError } from './errors.ts'
+export { makeRunId } from './run-id.ts'

@@ -1,0 +1,112 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { dirname, isAbsolute, relative, resolve } from 'node:path'
+import { LineCounter, parseDocument } from 'yaml'
+import { Config, type ConfigInput } from '../schema/config.ts'
+import { BUILTIN_AGENTS } from '../agents/names.ts'
+import { describeZodError, InputError } from './errors.ts'
+
+export const CONFIG_FILE = 'agentest.config.yaml'
+
+/** Environment overrides: variable -> where it goes in the config and how to read it. */
+const ENV_OVERRIDES = {
+  AGENTEST_AGENT: { path: ['agent', 'name'], read: text },
+  AGENTEST_MODEL: { path: ['agent', 'model'], read: text },
+  AGENTEST_BASE_URL: { path: ['agent', 'base_url'], read: text },
+  AGENTEST_API_KEY_ENV: { path: ['agent', 'api_key_env'], read: text },
+  AGENTEST_MAX_STEPS: { path: ['max_steps'], read: integer },
+  AGENTEST_RUN_NAME: { path: ['run', 'name'], read: text },
+  AGENTEST_RESULTS_DIR: { path: ['run', 'results_dir'], read: text },
+  AGENTEST_TASK_TIMEOUT_MS: { path: ['run', 'task_timeout_ms'], read: integer },
+  AGENTEST_BROWSER: { path: ['browser', 'executable_path'], read: text },
+} as const
+
+function text(value: string): string {
+  return value
+}
+
+function integer(value: string): number | string {
+  return /^\d+$/.test(value.trim()) ? Number(value) : value
+}
+
+export interface LoadedConfig {
+  config: Config
+  /** Absolute path of the YAML file, or null when none exists. */
+  file: string | null
+  /** Absolute module paths of user agents by name. */
+  agentModules: Record<string, string>
+}
+
+/**
+ * Reads agentest.config.yaml (or AGENTEST_CONFIG), applies AGENTEST_* overrides and validates
+ * the result. Every problem becomes an InputError whose message names the file (or variable)
+ * and the field.
+ */
+export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): LoadedConfig {
+  const file = resolve(root, env.AGENTEST_CONFIG ?? CONFIG_FILE)
+  const shown = relative(root, file) || file
+  let raw: Record<string, unknown> = {}
+  if (existsSync(file)) raw = readYaml(file, shown)
+  else if (env.AGENTEST_CONFIG) throw new InputError(`AGENTEST_CONFIG: no such file: ${file}`)
+
+  const parsedFile = Config.safeParse(raw)
+  if (!parsedFile.success) throw new InputError(describeZodError(shown, parsedFile.error))
+
+  const merged = structuredClone(raw) as ConfigInput & Record<string, unknown>
+  for (const [variable, { path, read }] of Object.entries(ENV_OVERRIDES)) {
+    const value = env[variable]
+    if (value === undefined || value === '') continue
+    setPath(merged, path, read(value))
+    const checked = Config.safeParse(merged)
+    if (!checked.success) {
+      const issue = checked.error.issues.find((i) => i.path.join('.') === path.join('.'))
+      if (issue) throw new InputError(`${variable}=${JSON.stringify(value)}: ${path.join('.')}: ${issue.message}`)
+    }
+  }
+  const parsed = Config.safeParse(merged)
+  if (!parsed.success) throw new InputError(describeZodError(shown, parsed.error))
+  const config = parsed.data
+
+  const base = existsSync(file) ? dirname(file) : root
+  const agentModules: Record<string, string> = {}
+  for (const [name, modulePath] of Object.entries(config.agents)) {
+    if (BUILTIN_AGENTS.includes(name)) {
+      throw new InputError(`${shown}: agents.${name}: "${name}" is a built-in agent; pick another name`)
+    }
+    const absolute = isAbsolute(modulePath) ? modulePath : resolve(base, modulePath)
+    if (!existsSync(absolute)) throw new InputError(`${shown}: agents.${name}: no such module: ${modulePath}`)
+    agentModules[name] = absolute
+  }
+  const known = [...BUILTIN_AGENTS, ...Object.keys(agentModules)]
+  if (!known.includes(config.agent.name)) {
+    const source = env.AGENTEST_AGENT ? 'AGENTEST_AGENT' : `${shown}: agent.name`
+    throw new InputError(`${source}: unknown agent "${config.agent.name}" (known: ${known.join(', ')})`)
+  }
+  return { config, file: existsSync(file) ? file : null, agentModules }
+}
+
+function readYaml(file: string, shown: string): Record<string, unknown> {
+  const lineCounter = new LineCounter()
+  const doc = parseDocument(readFileSync(file, 'utf8'), { prettyErrors: false, lineCounter })
+  const error = doc.errors[0]
+  if (error) {
+    const { line, col } = lineCounter.linePos(error.pos[0])
+    const where = `${shown}:${line}:${col}`
+    throw new InputError(`${where}: malformed YAML: ${error.message.split('\n')[0]}`)
+  }
+  const value: unknown = doc.toJS()
+  if (value === null || value === undefined) return {}
+  if (typeof value !== 'object' || Array.isArray(value)) {
+    throw new InputError(`${shown}: expected a mapping of settings at the top level`)
+  }
+  return value as Record<string, unknown>
+}
+
+function setPath(target: Record<string, unknown>, path: readonly string[], value: unknown): void {
+  let node = target
+  for (const key of path.slice(0, -1)) {
+    const next = node[key]
+    if (typeof next !== 'object' || next === null || Array.isArray(next)) node[key] = {}
+    node = node[key] as Record<string, unknown>
+  }
+  node[path[path.length - 1]!] = value
+}

@@ -1,0 +1,2 @@
+import './matchers.ts'
+export { recordingExpect, type RecordCheck } from './recording-expect.ts'

@@ -1,0 +1,99 @@
+import type { ExpectStatic } from 'vitest'
+import type { CheckResult } from '../schema/run.ts'
+
+export type RecordCheck = (check: CheckResult) => void | Promise<void>
+
+/** Property names on an assertion that only change its meaning; calling them is not a check. */
+const MODIFIERS = new Set(['not', 'resolves', 'rejects', 'to', 'be', 'been', 'is', 'that', 'which', 'and', 'has', 'have', 'with', 'at', 'of', 'same', 'but', 'does', 'still', 'also', 'deep', 'nested', 'own', 'ordered', 'any', 'all'])
+
+/**
+ * Wraps a test's `expect` so every matcher call is one recorded check and all checks run:
+ * a failing matcher is recorded and reported through `expect.soft`, so the test fails at the
+ * end with every failure listed instead of stopping at the first.
+ */
+export function recordingExpect(base: ExpectStatic, record: RecordCheck): ExpectStatic {
+  const wrapAssertion = (assertion: object, label: string | undefined, where: string): object =>
+    new Proxy(assertion, {
+      get(target, prop, receiver) {
+        const value: unknown = Reflect.get(target, prop, receiver)
+        if (typeof prop !== 'string' || prop === 'then') return value
+        if (typeof value === 'function' && !MODIFIERS.has(prop)) {
+          return wrapMatcher(value as (...args: unknown[]) => unknown, target, prop, label, where)
+        }
+        if (typeof value === 'object' && value !== null) return wrapAssertion(value, label, where)
+        return value
+      },
+    })
+
+  const wrapMatcher = (
+    matcher: (...args: unknown[]) => unknown,
+    target: object,
+    name: string,
+    label: string | undefined,
+    where: string,
+  ) =>
+    (...args: unknown[]): unknown => {
+      const check = label ?? `${name}(${args.map(preview).join(', ')})${where ? ` at ${where}` : ''}`
+      const pass = () => record(passed(check))
+      const fail = (error: unknown) => {
+        const message = error instanceof Error ? error.message : String(error)
+        // Re-raise through expect.soft so Vitest marks the test failed, with the original diff.
+        base.soft(error).toBeAgentestCheckPass()
+        return record(failed(check, message))
+      }
+      let result: unknown
+      try {
+        result = matcher.apply(target, args)
+      } catch (error) {
+        void fail(error)
+        return undefined
+      }
+      if (isPromise(result)) return result.then(pass, fail)
+      void pass()
+      return result
+    }
+
+  const wrapCall = (call: (...args: unknown[]) => object) => (actual: unknown, label?: string) =>
+    wrapAssertion(call(actual, label), label, callerLocation())
+
+  return new Proxy(base, {
+    apply(target, thisArg, args: [unknown, string?]) {
+      return wrapAssertion(Reflect.apply(target, thisArg, args) as object, args[1], callerLocation())
+    },
+    get(target, prop, receiver) {
+      const value: unknown = Reflect.get(target, prop, receiver)
+      if (prop === 'soft' && typeof value === 'function') return wrapCall(value.bind(target))
+      return value
+    },
+  })
+}
+
+function passed(check: string): CheckResult {
+  return { check, passed: true, score: 1, message: null, input_tokens: 0, output_tokens: 0 }
+}
+
+function failed(check: string, message: string): CheckResult {
+  return { check, passed: false, score: 0, message, input_tokens: 0, output_tokens: 0 }
+}
+
+function isPromise(value: unknown): value is Promise<unknown> {
+  return typeof (value as Promise<unknown> | null)?.then === 'function'
+}
+
+function preview(value: unknown): string {
+  let text: string
+  try {
+    text = typeof value === 'string' ? JSON.stringify(value) : (JSON.stringify(value) ?? String(value))
+  } catch {
+    text = String(value)
+  }
+  return text.length > 60 ? `${text.slice(0, 59)}…` : text
+}
+
+/** `file.task.ts:12` of the task line that called expect, to name checks that have no label. */
+function callerLocation(): string {
+  const stack = new Error().stack?.split('\n') ?? []
+  const line = stack.find((l) => /\.task\.[cm]?[jt]s:\d+/.test(l))
+  const match = line ? /([^/\\(\s]+\.task\.[cm]?[jt]s):(\d+)/.exec(line) : null
+  return match ? `${match[1]}:${match[2]}` : ''
+}

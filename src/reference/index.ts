@@ -1,0 +1,1 @@
+export { BrowserUi, type Target } from './browser-ui.ts'

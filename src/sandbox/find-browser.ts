@@ -1,0 +1,60 @@
+import { existsSync } from 'node:fs'
+import { chromium } from 'playwright'
+import { InputError } from '../config/errors.ts'
+
+const SYSTEM_CHROMIUMS = [
+  '/usr/bin/chromium',
+  '/usr/bin/chromium-browser',
+  '/usr/bin/google-chrome',
+  '/usr/bin/google-chrome-stable',
+  '/snap/bin/chromium',
+  '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+]
+
+export interface FoundBrowser {
+  executablePath: string
+  source: 'config' | 'playwright' | 'system'
+}
+
+/** Finds a Chromium: the configured path, then Playwright's own download, then a system one. */
+export function findBrowser(configured: string | null): FoundBrowser {
+  if (configured) {
+    if (existsSync(configured)) return { executablePath: configured, source: 'config' }
+    throw new InputError(`browser.executable_path: no browser at ${configured} (fix the path, or unset it to search)`)
+  }
+  const bundled = playwrightChromium()
+  if (bundled && existsSync(bundled)) return { executablePath: bundled, source: 'playwright' }
+  const system = SYSTEM_CHROMIUMS.find((path) => existsSync(path))
+  if (system) return { executablePath: system, source: 'system' }
+  throw new InputError(
+    'no browser found: run `npm run setup` (installs Debian\'s chromium), or `npx playwright install chromium`, or set AGENTEST_BROWSER=/path/to/chromium',
+  )
+}
+
+function playwrightChromium(): string | null {
+  try {
+    return chromium.executablePath()
+  } catch {
+    return null
+  }
+}
+
+/**
+ * Flags for a headless Chromium on a closed network: no sandbox as root (Chromium refuses to
+ * start otherwise), and no background traffic to Google's services.
+ */
+export function chromiumArgs(): string[] {
+  const args = [
+    '--disable-gpu',
+    '--disable-background-networking',
+    '--disable-component-update',
+    '--disable-sync',
+    '--disable-quic',
+    '--no-first-run',
+    '--no-default-browser-check',
+    '--disable-dev-shm-usage',
+  ]
+  if (process.getuid?.() === 0) args.push('--no-sandbox')
+  return args
+}

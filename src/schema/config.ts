@@ -1,0 +1,75 @@
+import { z } from 'zod'
+
+const AgentName = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'agent names are lowercase words like "oracle" or "my-agent"')
+
+export const AgentConfig = z
+  .object({
+    /** A built-in agent (oracle, nop) or one declared under `agents:`. */
+    name: AgentName.default('oracle'),
+    model: z.string().min(1).nullable().default(null),
+    base_url: z.url().nullable().default(null),
+    /** Name of the environment variable that holds the API key; the key itself never goes in the config. */
+    api_key_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name').default('OPENAI_API_KEY'),
+    /** Agent-specific settings, validated by the agent itself. */
+    options: z.record(z.string(), z.unknown()).default({}),
+  })
+  .strict()
+export type AgentConfig = z.infer<typeof AgentConfig>
+
+export const BrowserConfig = z
+  .object({
+    /** Path to a Chromium build; empty means: Playwright's own browser, then a system Chromium. */
+    executable_path: z.string().min(1).nullable().default(null),
+    headless: z.boolean().default(true),
+    viewport: z
+      .object({ width: z.number().int().min(320).max(3840), height: z.number().int().min(240).max(2160) })
+      .strict()
+      .default({ width: 1280, height: 800 }),
+    /** URL substrings or /regex/ patterns agents may never load; such a load ends the task with an error. */
+    blocklist: z.array(z.string().min(1)).default([]),
+    /** Hosts besides the web clones' that pages may reach (everything else is refused). */
+    allow_hosts: z.array(z.string().min(1)).default([]),
+  })
+  .strict()
+export type BrowserConfig = z.infer<typeof BrowserConfig>
+
+export const RunConfig = z
+  .object({
+    /** A label for the run; the run id is `<name>-<timestamp>` (or a timestamp alone). */
+    name: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"')
+      .nullable()
+      .default(null),
+    results_dir: z.string().min(1).default('runs'),
+    /** Per-task wall-clock limit; the agent loop is stopped when it passes. */
+    task_timeout_ms: z.number().int().positive().default(180_000),
+  })
+  .strict()
+export type RunConfig = z.infer<typeof RunConfig>
+
+export const Config = z
+  .object({
+    agent: AgentConfig.default(AgentConfig.parse({})),
+    /** When set, overrides every task's own max_steps. */
+    max_steps: z.number().int().positive().nullable().default(null),
+    run: RunConfig.default(RunConfig.parse({})),
+    browser: BrowserConfig.default(BrowserConfig.parse({})),
+    /** User agents: name -> module path (relative to the config file) whose default export is defineAgent(...). */
+    agents: z.record(AgentName, z.string().min(1)).default({}),
+  })
+  .strict()
+export type Config = z.infer<typeof Config>
+export type ConfigInput = z.input<typeof Config>
+
+/** What the main process hands to workers: the validated config plus run facts. */
+export const ResolvedRun = z.object({
+  config: Config,
+  run_id: z.string(),
+  root: z.string(),
+  results_path: z.string(),
+  config_file: z.string().nullable(),
+  /** Absolute module paths of user agents by name. */
+  agent_modules: z.record(z.string(), z.string()),
+})
+export type ResolvedRun = z.infer<typeof ResolvedRun>

@@ -1,0 +1,6 @@
+export * from './action.ts'
+export * from './task.ts'
+export * from './run.ts'
+export * from './config.ts'
+export * from './summary.ts'
+export * from './omnizon.ts'

@@ -1,0 +1,9 @@
+export { Recorder, type Annotate } from './recorder.ts'
+export {
+  RecordingComputer,
+  StepLimitError,
+  TaskAbortedError,
+  BlockedUrlError,
+  abortReason,
+  type RecordingOptions,
+} from './recording-computer.ts'

@@ -1,0 +1,80 @@
+import { mkdir, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import type { StepAction } from '../schema/action.ts'
+import type { CheckResult, Step } from '../schema/run.ts'
+import { describeAction } from '../computer/computer.ts'
+
+/** Shows a step or a check in the Vitest UI; may fail once the test is over, which is ignored. */
+export type Annotate = (message: string, type: string, attachment?: { path: string; contentType: string }) => Promise<unknown>
+
+/**
+ * Keeps a task's trajectory: every step with its action, the thought before it and a PNG on
+ * disk, and every check as it ran. Screenshots go to `<runDir>/<taskId>/` and are referenced
+ * relative to `runDir`, so a run folder can be moved or shared as a whole.
+ */
+export class Recorder {
+  readonly steps: Step[] = []
+  readonly checks: CheckResult[] = []
+  private thought = ''
+  private ready: Promise<unknown> | null = null
+
+  constructor(
+    private readonly runDir: string,
+    private readonly taskId: string,
+    private readonly annotate: Annotate | null,
+  ) {}
+
+  /** Notes the agent's reasoning; it is attached to the next recorded step. */
+  think(thought: string): void {
+    this.thought = this.thought ? `${this.thought}\n${thought}` : thought
+  }
+
+  async recordStep(input: {
+    action: StepAction
+    screenshot: Buffer | null
+    url: string | null
+    error?: string | null
+  }): Promise<Step> {
+    const index = this.steps.length + 1
+    const screenshot = input.screenshot ? await this.saveImage(`step-${String(index).padStart(3, '0')}.png`, input.screenshot) : null
+    const step: Step = {
+      index,
+      timestamp: Date.now(),
+      action: input.action,
+      thought: this.thought,
+      screenshot,
+      url: input.url,
+      error: input.error ?? null,
+    }
+    this.thought = ''
+    this.steps.push(step)
+    const title = `step ${index}: ${describeAction(input.action)}${step.thought ? ` — ${step.thought}` : ''}`
+    await this.show(title, 'step', screenshot)
+    return step
+  }
+
+  async recordCheck(check: CheckResult): Promise<void> {
+    this.checks.push(check)
+    const mark = check.passed ? '✓' : '✗'
+    await this.show(`${mark} ${check.check}${check.passed || !check.message ? '' : `: ${check.message}`}`, 'check', null)
+  }
+
+  /** Saves a PNG under the task's folder and returns its path relative to the run folder. */
+  async saveImage(name: string, png: Buffer): Promise<string> {
+    const dir = join(this.runDir, this.taskId)
+    this.ready ??= mkdir(dir, { recursive: true })
+    await this.ready
+    await writeFile(join(dir, name), png)
+    return `${this.taskId}/${name}`
+  }
+
+  absolute(relativePath: string): string {
+    return join(this.runDir, relativePath)
+  }
+
+  private async show(message: string, type: string, screenshot: string | null): Promise<void> {
+    if (!this.annotate) return
+    const attachment = screenshot ? { path: this.absolute(screenshot), contentType: 'image/png' } : undefined
+    await this.annotate(message, type, attachment).catch(() => undefined)
+  }
+}

@@ -1,0 +1,132 @@
+import type { ComputerAction, MouseButton, Point } from '../schema/action.ts'
+import type { Computer } from '../computer/computer.ts'
+import type { Recorder } from './recorder.ts'
+
+/** The step budget ran out. */
+export class StepLimitError extends Error {
+  override name = 'StepLimitError'
+}
+
+/** The task was stopped (timeout, Ctrl-C, bail) while the agent was acting. */
+export class TaskAbortedError extends Error {
+  override name = 'TaskAbortedError'
+}
+
+/** A page tried to load a URL on the blocklist. */
+export class BlockedUrlError extends Error {
+  override name = 'BlockedUrlError'
+}
+
+export interface RecordingOptions {
+  maxSteps: number
+  signal: AbortSignal
+  /** URLs on the blocklist that pages tried to load since the task started. */
+  violations?: () => readonly string[]
+}
+
+/**
+ * Wraps an agent's Computer: each action is one step, checked against the step budget and the
+ * abort signal before it runs and recorded with a screenshot after. Every agent acts through
+ * this, so all trajectories look alike and no agent can exceed max_steps.
+ */
+export class RecordingComputer implements Computer {
+  private lastShot: Buffer | null = null
+
+  constructor(
+    private readonly inner: Computer,
+    private readonly recorder: Recorder,
+    private readonly options: RecordingOptions,
+  ) {}
+
+  get environment() {
+    return this.inner.environment
+  }
+  get dimensions() {
+    return this.inner.dimensions
+  }
+  get stepsTaken(): number {
+    return this.recorder.steps.length
+  }
+
+  /** The screen now; reuses the screenshot taken after the last action when nothing happened since. */
+  async screenshot(): Promise<Buffer> {
+    this.guard(false)
+    this.lastShot ??= await this.inner.screenshot()
+    return this.lastShot
+  }
+
+  click(x: number, y: number, button: MouseButton = 'left') {
+    return this.act({ type: 'click', x, y, button }, () => this.inner.click(x, y, button))
+  }
+  doubleClick(x: number, y: number) {
+    return this.act({ type: 'double_click', x, y }, () => this.inner.doubleClick(x, y))
+  }
+  scroll(x: number, y: number, scrollX: number, scrollY: number) {
+    return this.act({ type: 'scroll', x, y, scroll_x: scrollX, scroll_y: scrollY }, () =>
+      this.inner.scroll(x, y, scrollX, scrollY),
+    )
+  }
+  type(text: string) {
+    return this.act({ type: 'type', text }, () => this.inner.type(text))
+  }
+  wait(ms = 1000) {
+    return this.act({ type: 'wait', ms }, () => this.inner.wait(ms))
+  }
+  move(x: number, y: number) {
+    return this.act({ type: 'move', x, y }, () => this.inner.move(x, y))
+  }
+  keypress(keys: string[]) {
+    return this.act({ type: 'keypress', keys }, () => this.inner.keypress(keys))
+  }
+  drag(path: Point[]) {
+    return this.act({ type: 'drag', path }, () => this.inner.drag(path))
+  }
+  currentUrl() {
+    return this.inner.currentUrl()
+  }
+  get goto() {
+    const inner = this.inner
+    return inner.goto ? (url: string) => this.act({ type: 'goto', url }, () => inner.goto!(url)) : undefined
+  }
+  get back() {
+    const inner = this.inner
+    return inner.back ? () => this.act({ type: 'back' }, () => inner.back!()) : undefined
+  }
+  get forward() {
+    const inner = this.inner
+    return inner.forward ? () => this.act({ type: 'forward' }, () => inner.forward!()) : undefined
+  }
+
+  private async act(action: ComputerAction, run: () => Promise<void>): Promise<void> {
+    this.guard(true)
+    this.lastShot = null
+    let error: string | null = null
+    try {
+      await run()
+    } catch (err) {
+      if (this.options.signal.aborted) throw new TaskAbortedError(abortReason(this.options.signal))
+      error = err instanceof Error ? err.message.split('\n')[0]! : String(err)
+    }
+    const shot = await this.inner.screenshot().catch(() => null)
+    this.lastShot = shot
+    const url = await this.inner.currentUrl().catch(() => null)
+    await this.recorder.recordStep({ action, screenshot: shot, url, error })
+    const blocked = this.options.violations?.()[0]
+    if (blocked) throw new BlockedUrlError(`the page tried to load a blocked URL: ${blocked}`)
+    // A failed action is the agent's problem to notice (as with a person's misclick); it is on record.
+  }
+
+  private guard(isAction: boolean): void {
+    const { signal, maxSteps } = this.options
+    if (signal.aborted) throw new TaskAbortedError(abortReason(signal))
+    if (isAction && this.recorder.steps.length >= maxSteps) {
+      throw new StepLimitError(`reached max_steps (${maxSteps})`)
+    }
+  }
+}
+
+export function abortReason(signal: AbortSignal): string {
+  const reason: unknown = signal.reason
+  if (reason instanceof Error) return reason.message
+  return typeof reason === 'string' ? reason : 'the task was aborted'
+}

@@ -1,0 +1,92 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { InputError, loadConfig } from '../../src/config/index.ts'
+
+function folderWith(yaml: string | null): string {
+  const dir = mkdtempSync(join(tmpdir(), 'agentest-config-'))
+  if (yaml !== null) writeFileSync(join(dir, 'agentest.config.yaml'), yaml)
+  return dir
+}
+
+function errorOf(work: () => unknown): string {
+  try {
+    work()
+  } catch (error) {
+    expect(error).toBeInstanceOf(InputError)
+    return (error as Error).message
+  }
+  throw new Error('expected an InputError')
+}
+
+describe('loadConfig', () => {
+  test('defaults to the oracle agent when there is no file', () => {
+    const { config, file } = loadConfig(folderWith(null), {})
+    expect(file).toBeNull()
+    expect(config.agent.name).toBe('oracle')
+    expect(config.browser.viewport).toEqual({ width: 1280, height: 800 })
+    expect(config.run.results_dir).toBe('runs')
+  })
+
+  test('reads the YAML file', () => {
+    const dir = folderWith('agent:\n  name: nop\n  model: gpt-test\nmax_steps: 7\nrun:\n  name: nightly\n')
+    const { config } = loadConfig(dir, {})
+    expect(config.agent).toMatchObject({ name: 'nop', model: 'gpt-test' })
+    expect(config.max_steps).toBe(7)
+    expect(config.run.name).toBe('nightly')
+  })
+
+  test('AGENTEST_* variables override the file', () => {
+    const dir = folderWith('agent:\n  name: nop\n')
+    const { config } = loadConfig(dir, {
+      AGENTEST_AGENT: 'oracle',
+      AGENTEST_MODEL: 'm-1',
+      AGENTEST_BASE_URL: 'http://127.0.0.1:9/v1',
+      AGENTEST_MAX_STEPS: '12',
+      AGENTEST_RUN_NAME: 'smoke',
+      AGENTEST_RESULTS_DIR: 'out',
+    })
+    expect(config.agent).toMatchObject({ name: 'oracle', model: 'm-1', base_url: 'http://127.0.0.1:9/v1' })
+    expect(config.max_steps).toBe(12)
+    expect(config.run).toMatchObject({ name: 'smoke', results_dir: 'out' })
+  })
+
+  test('malformed YAML names the file, line and column', () => {
+    const message = errorOf(() => loadConfig(folderWith('agent:\n  name: [oracle\n'), {}))
+    expect(message).toMatch(/^agentest\.config\.yaml:\d+:\d+: malformed YAML/)
+    expect(message.split('\n')).toHaveLength(1)
+  })
+
+  test('a field of the wrong type names the file and the field', () => {
+    const message = errorOf(() => loadConfig(folderWith('max_steps: lots\n'), {}))
+    expect(message).toMatch(/^agentest\.config\.yaml: max_steps: /)
+  })
+
+  test('an unknown field is refused by name', () => {
+    const message = errorOf(() => loadConfig(folderWith('agent:\n  nmae: oracle\n'), {}))
+    expect(message).toMatch(/^agentest\.config\.yaml: agent: .*nmae/)
+  })
+
+  test('an unknown agent lists the known ones', () => {
+    expect(errorOf(() => loadConfig(folderWith(null), { AGENTEST_AGENT: 'gpt-9' }))).toBe(
+      'AGENTEST_AGENT: unknown agent "gpt-9" (known: oracle, nop)',
+    )
+    expect(errorOf(() => loadConfig(folderWith('agent: { name: nope }\n'), {}))).toMatch(
+      /^agentest\.config\.yaml: agent\.name: unknown agent "nope"/,
+    )
+  })
+
+  test('a bad environment value names the variable', () => {
+    expect(errorOf(() => loadConfig(folderWith(null), { AGENTEST_MAX_STEPS: 'ten' }))).toMatch(/^AGENTEST_MAX_STEPS="ten": max_steps: /)
+    expect(errorOf(() => loadConfig(folderWith(null), { AGENTEST_BASE_URL: 'not a url' }))).toMatch(/^AGENTEST_BASE_URL=/)
+  })
+
+  test('user agents are resolved relative to the config file and must exist', () => {
+    const dir = folderWith('agents:\n  mine: ./agents/mine.ts\n')
+    expect(errorOf(() => loadConfig(dir, {}))).toBe('agentest.config.yaml: agents.mine: no such module: ./agents/mine.ts')
+    writeFileSync(join(dir, 'mine.ts'), 'export default {}')
+    writeFileSync(join(dir, 'agentest.config.yaml'), 'agent: { name: mine }\nagents:\n  mine: ./mine.ts\n')
+    expect(loadConfig(dir, {}).agentModules).toEqual({ mine: join(dir, 'mine.ts') })
+  })
+})

@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config'
+import { agentest } from './plugin/index.ts'
+
+export default defineConfig({
+  test: {
+    projects: [
+      // The benchmark: tasks/**/*.task.ts, run by the agent named in agentest.config.yaml.
+      { plugins: [agentest()], test: { name: 'benchmark' } },
+      // The framework's own tests.
+      {
+        test: {
+          name: 'framework',
+          include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+          testTimeout: 30_000,
+        },
+      },
+    ],
+  },
+})
