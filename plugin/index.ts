@@ -17,6 +17,9 @@ export interface AgentestPluginOptions {
   include?: string[]
 }
 
+/** Tasks are tagged with their difficulty, challenge type and level, for --tags-filter. */
+const TASK_TAGS = [...Difficulty.options, ...ChallengeType.options, ...Level.options].map((name) => ({ name }))
+
 const GLOBAL_SETUP = fileURLToPath(new URL('./global-setup.ts', import.meta.url))
 
 /**
@@ -47,16 +50,21 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
     config(viteConfig) {
       const root = resolve(options.root ?? viteConfig.root ?? process.cwd())
       const { config } = resolveRun(root)
-      const tags = [...Difficulty.options, ...ChallengeType.options, ...Level.options].map((name) => ({ name }))
       return {
         test: {
           include: options.include ?? ['tasks/**/*.task.ts'],
           testTimeout: config.run.task_timeout_ms,
           hookTimeout: 60_000,
           globalSetup: [GLOBAL_SETUP],
-          tags,
         },
       }
+    },
+    // Vitest resets an inline project's tags after `config`, so they are added once resolved.
+    configResolved(viteConfig) {
+      const test = (viteConfig as { test?: { tags?: Array<{ name: string }> } }).test
+      if (!test) return
+      const declared = new Set((test.tags ?? []).map((t) => t.name))
+      test.tags = [...(test.tags ?? []), ...TASK_TAGS.filter((t) => !declared.has(t.name))]
     },
     configureVitest({ vitest, project }) {
       const resolved = resolveRun(resolve(options.root ?? project.config.root))

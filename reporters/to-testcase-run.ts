@@ -18,11 +18,14 @@ export function toTestCaseRun(test: VitestTestCase, run: ResolvedRun): TestCaseR
   if (result.state === 'pending') return null
 
   const errors = result.errors ?? []
-  const firstError = errors[0]
+  // Failed checks are reported through expect.soft with the check's own message.
+  const checkMessages = new Set((record?.check_results ?? []).filter((c) => !c.passed).map((c) => c.message))
+  const isCheck = (error: { name?: string; message: string }) => checkMessages.has(error.message) || error.name === 'AssertionError'
+  const status = statusOf(result.state, record?.agent_status ?? 'not_run', errors, isCheck)
+  const firstError = errors.find((e) => !isCheck(e)) ?? errors[0]
   const testError: RunError | null = firstError
-    ? { kind: isAssertion(firstError) ? 'check_failed' : 'error', message: oneLine(firstError.message) }
+    ? { kind: isCheck(firstError) ? 'check_failed' : 'error', message: oneLine(firstError.message) }
     : null
-  const status = statusOf(result.state, record?.agent_status ?? 'not_run', errors)
   const now = new Date().toISOString()
   const duration = test.diagnostic()?.duration ?? 0
 
@@ -63,17 +66,14 @@ function statusOf(
   state: 'passed' | 'failed' | 'skipped',
   agentStatus: string,
   errors: ReadonlyArray<{ name?: string; message: string }>,
+  isCheck: (error: { name?: string; message: string }) => boolean,
 ): RunStatus {
   if (agentStatus === 'timeout' || errors.some((e) => /test timed out/i.test(e.message))) return 'timeout'
   if (agentStatus === 'error' || agentStatus === 'aborted') return 'error'
   if (state === 'skipped') return 'skipped'
   if (state === 'passed') return 'passed'
   // Failed checks make a failure; anything else that broke the test is an error.
-  return errors.length > 0 && errors.every(isAssertion) ? 'failed' : errors.length === 0 ? 'failed' : 'error'
-}
-
-function isAssertion(error: { name?: string }): boolean {
-  return error.name === 'AssertionError'
+  return errors.every(isCheck) ? 'failed' : 'error'
 }
 
 function oneLine(message: string): string {

@@ -8,6 +8,6 @@ export type { Solution, SolutionContext, TaskSpecInput as TaskOptions } from './
 export type { AgentestMeta, TaskRecord } from './fixtures/meta.ts'
 export { defineAgent, registerAgent, type Agent, type AgentContext, type AgentOutcome } from './agents/index.ts'
 export type { Computer, Environment } from './computer/index.ts'
-export { BrowserUi, type Target } from './reference/index.ts'
+export { BrowserUi, OmnizonSteps, type Target, type NewCard } from './reference/index.ts'
 export { OmnizonView } from './apps/omnizon.ts'
 export * from './schema/index.ts'

@@ -37,9 +37,11 @@ export function recordingExpect(base: ExpectStatic, record: RecordCheck): Expect
       const pass = () => record(passed(check))
       const fail = (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error)
+        // Record first: once expect.soft marks the test failed, Vitest takes no more annotations.
+        const recorded = record(failed(check, message))
         // Re-raise through expect.soft so Vitest marks the test failed, with the original diff.
         base.soft(error).toBeAgentestCheckPass()
-        return record(failed(check, message))
+        return recorded
       }
       let result: unknown
       try {

@@ -11,7 +11,7 @@ export type Target = string | Locator
  */
 export class BrowserUi {
   constructor(
-    private readonly computer: Computer,
+    readonly computer: Computer,
     private readonly currentPage: () => Page,
     readonly baseUrl: string,
   ) {}
@@ -74,7 +74,7 @@ export class BrowserUi {
       const box = await locator.boundingBox()
       if (!box) throw new Error(`cannot locate ${String(target)} on the page`)
       const centreY = box.y + box.height / 2
-      if (centreY >= 40 && centreY <= height - 40) {
+      if (box.y >= 0 && box.y + box.height <= height) {
         return { x: Math.round(box.x + box.width / 2), y: Math.round(centreY) }
       }
       await this.computer.scroll(Math.round(width / 2), Math.round(height / 2), 0, Math.round(centreY - height / 2))

@@ -1,1 +1,2 @@
 export { BrowserUi, type Target } from './browser-ui.ts'
+export { OmnizonSteps, type NewCard } from './omnizon.ts'

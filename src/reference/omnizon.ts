@@ -1,0 +1,81 @@
+import type { BrowserUi } from './browser-ui.ts'
+
+export interface NewCard {
+  holder: string
+  number: string
+  month: string
+  year: string
+  cvc: string
+}
+
+/**
+ * Omnizon's common moves for reference solutions, each made of recorded Computer steps (clicks,
+ * keys, typing) found through the shop's labelled controls.
+ */
+export class OmnizonSteps {
+  constructor(private readonly ui: BrowserUi) {}
+
+  async search(query: string): Promise<void> {
+    await this.ui.fill('#search-input', query)
+    await this.ui.press('Enter')
+  }
+
+  async openProduct(id: string): Promise<void> {
+    await this.ui.click(`#product-link-${id}`)
+  }
+
+  async openCategory(slug: string): Promise<void> {
+    await this.ui.click(`a[href="/category/${slug}"]`)
+  }
+
+  /** Picks a quantity in the product page's dropdown by typing it, as a keyboard user would. */
+  async setQuantity(quantity: number, button = '#qty-button'): Promise<void> {
+    await this.ui.click(button)
+    await this.ui.computer.type(String(quantity))
+    await this.ui.press('Enter')
+  }
+
+  async addToCart(): Promise<void> {
+    await this.ui.click('#add-to-cart')
+  }
+
+  async buyNow(): Promise<void> {
+    await this.ui.click('#buy-now')
+  }
+
+  async openCart(): Promise<void> {
+    await this.ui.click('#nav-cart')
+  }
+
+  async proceedToCheckout(): Promise<void> {
+    await this.ui.click('#proceed-to-checkout')
+  }
+
+  /** On checkout: "Change" payment, fill the new-card form and submit it. */
+  async addCard(card: NewCard): Promise<void> {
+    await this.ui.click('#change-payment')
+    await this.ui.fill('#card-holder', card.holder)
+    await this.ui.fill('#card-number', card.number)
+    await this.ui.fill('#card-exp-month', card.month)
+    await this.ui.fill('#card-exp-year', card.year)
+    await this.ui.fill('#card-cvc', card.cvc)
+    await this.ui.click('#add-card-submit')
+  }
+
+  /** On checkout: choose a delivery date by its ISO date, e.g. "2025-07-21". */
+  async chooseDelivery(date: string): Promise<void> {
+    await this.ui.click(`#delivery-${date}`)
+  }
+
+  async placeOrder(): Promise<void> {
+    await this.ui.click('#place-order')
+  }
+
+  async openOrders(): Promise<void> {
+    await this.ui.goto('/orders')
+  }
+
+  async cancelOrder(orderId: string): Promise<void> {
+    await this.ui.click(`#cancel-${orderId}`)
+  }
+}

@@ -1,0 +1,99 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { runBenchmark } from './run-benchmark.ts'
+
+const FAULT_AGENTS = { AGENTEST_CONFIG: 'test/fixtures/faults.config.yaml' }
+
+/** Bad input must read as one line, with no stack trace. */
+function expectOneLine(stderr: string, line: string | RegExp): void {
+  const lines = stderr.split('\n').filter((l) => l.trim() !== '' && !l.includes('nodedir') && !l.startsWith('npm warn'))
+  expect(lines, stderr).toHaveLength(1)
+  expect(lines[0]).toMatch(line)
+}
+
+describe('bad input gets one clear line', () => {
+  test('an unknown agent name', async () => {
+    const run = await runBenchmark(['tasks/omnizon'], { AGENTEST_AGENT: 'gpt-9' })
+    expect(run.code).toBe(1)
+    expectOneLine(run.stderr, 'agentest: AGENTEST_AGENT: unknown agent "gpt-9" (known: oracle, nop)')
+  })
+
+  test('malformed YAML', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'agentest-yaml-')), 'broken.yaml')
+    writeFileSync(file, 'agent:\n  name: oracle\n browser: [\n')
+    const run = await runBenchmark(['tasks/omnizon'], { AGENTEST_CONFIG: file })
+    expect(run.code).toBe(1)
+    expectOneLine(run.stderr, /^agentest: .*broken\.yaml:\d+:\d+: malformed YAML/)
+  })
+
+  test('a config field of the wrong type', async () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'agentest-yaml-')), 'typed.yaml')
+    writeFileSync(file, 'browser:\n  headless: sometimes\n')
+    const run = await runBenchmark(['tasks/omnizon'], { AGENTEST_CONFIG: file })
+    expect(run.code).toBe(1)
+    expectOneLine(run.stderr, /^agentest: .*typed\.yaml: browser\.headless: /)
+  })
+
+  test('no browser found', async () => {
+    const run = await runBenchmark(['tasks/omnizon'], { AGENTEST_BROWSER: '/nonexistent/chromium' })
+    expect(run.code).toBe(1)
+    expectOneLine(run.stderr, 'agentest: browser.executable_path: no browser at /nonexistent/chromium (fix the path, or unset it to search)')
+  })
+
+  test('a task without a goal names the file and the field', async () => {
+    const run = await runBenchmark(['--config', 'test/fixtures/bad-tasks.vitest.config.ts'])
+    expect(run.code).toBe(1)
+    const output = run.stdout + run.stderr
+    expect(output).toContain('test/fixtures/bad-tasks/no-goal.task.ts: agentTest(): goal: every task needs a goal')
+    expect(output).not.toMatch(/^\s+at /m)
+  })
+})
+
+describe('faults end one task with a recorded error; the others go on', () => {
+  test('an agent that throws', async () => {
+    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-[12]\\b'], { ...FAULT_AGENTS, AGENTEST_AGENT: 'crash' })
+    expect(run.code).toBe(1)
+    expect(run.results.map((r) => r.id).sort()).toEqual(['omnizon-1', 'omnizon-2'])
+    for (const result of run.results) {
+      expect(result.status).toBe('error')
+      expect(result.agent_status).toBe('error')
+      expect(result.error).toEqual({ kind: 'agent_error', message: 'the agent crashed on purpose' })
+      expect(result.trajectory).toHaveLength(1)
+    }
+    expect(run.summary?.totals).toMatchObject({ total: 2, error: 2 })
+  })
+
+  test('a task that times out records status timeout, and its loop stops', async () => {
+    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-1\\b'], {
+      ...FAULT_AGENTS,
+      AGENTEST_AGENT: 'hang',
+      AGENTEST_TASK_TIMEOUT_MS: '3000',
+      AGENTEST_MAX_STEPS: '1000',
+    })
+    expect(run.code).toBe(1)
+    const [result] = run.results
+    expect(result?.status).toBe('timeout')
+    expect(result?.agent_status).toBe('timeout')
+    expect(result?.error?.message).toMatch(/timed out in 3000ms/)
+    // Steps stopped with the timeout: none was recorded after the task finished.
+    const finished = Date.parse(result!.finished_at)
+    expect(result!.trajectory.every((s) => s.timestamp <= finished)).toBe(true)
+    expect(result!.trajectory.length).toBeLessThan(40)
+  })
+
+  test('max_steps stops the loop', async () => {
+    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-1\\b'], {
+      ...FAULT_AGENTS,
+      AGENTEST_AGENT: 'wander',
+      AGENTEST_MAX_STEPS: '3',
+    })
+    const [result] = run.results
+    expect(result?.agent_status).toBe('max_steps')
+    expect(result?.status).toBe('failed')
+    expect(result?.max_steps).toBe(3)
+    expect(result?.trajectory).toHaveLength(3)
+    expect(result?.trajectory[0]?.thought).toBe('looking further down')
+  })
+})
