@@ -3,6 +3,13 @@ import type { z } from 'zod'
 /** A problem with user input, already phrased as the one line a user should read. */
 export class InputError extends Error {
   override name = 'InputError'
+
+  /** The same error without stack frames, so a test runner prints just the line. */
+  static bare(message: string): InputError {
+    const error = new InputError(message)
+    error.stack = `${error.name}: ${message}`
+    return error
+  }
 }
 
 /** Formats a zod issue path as `agent.name` or `browser.viewport.width`. */

@@ -5,7 +5,7 @@ import { runBenchmark, taskIds } from './run-benchmark.ts'
 
 const ids = taskIds('omnizon')
 
-describe('tasks/omnizon end to end', () => {
+describe('tasks/omnizon end to end', { timeout: 300_000 }, () => {
   test('every task passes under the oracle, with a valid record and screenshots', async () => {
     const run = await runBenchmark(['tasks/omnizon'], { AGENTEST_AGENT: 'oracle' })
     expect(run.code, run.stderr + run.stdout).toBe(0)
