@@ -12,8 +12,9 @@ import '../src/fixtures/meta.ts'
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const run = project.getProvidedContext()['agentest:run']
   const found = failOnInputError(() => findBrowser(run.config.browser.executable_path))
+  const external = run.config.apps.omnizon.url
   const [omnizon, browser] = await Promise.all([
-    startOmnizon(),
+    external ? { url: external.replace(/\/$/, ''), close: async () => {} } : startOmnizon(),
     chromium.launchServer({
       executablePath: found.executablePath,
       headless: run.config.browser.headless,

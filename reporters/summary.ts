@@ -2,6 +2,7 @@ import { join } from 'node:path'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import type { ResolvedRun } from '../src/schema/config.ts'
 import type { TestCaseRun } from '../src/schema/run.ts'
+import { recordKey } from '../src/schema/task.ts'
 import { RunSummary, type Tally } from '../src/schema/summary.ts'
 import { durationStats, groupBy, tally } from './stats.ts'
 import { toTestCaseRun } from './to-testcase-run.ts'
@@ -21,7 +22,7 @@ export default class SummaryReporter implements Reporter {
 
   onTestCaseResult(test: TestCase): void {
     const record = toTestCaseRun(test, this.run)
-    if (record) this.runs.set(record.id, record)
+    if (record) this.runs.set(recordKey(record), record)
   }
 
   async onTestRunEnd(_modules: ReadonlyArray<TestModule>): Promise<void> {
@@ -56,7 +57,7 @@ export function buildSummary(runs: TestCaseRun[], run: ResolvedRun, startedAt: D
       validation_input: sum(sorted, (r) => r.validation_input_tokens),
       validation_output: sum(sorted, (r) => r.validation_output_tokens),
     },
-    tasks: sorted.map((r) => ({ id: r.id, status: r.status, duration_ms: r.duration_ms, file: r.file })),
+    tasks: sorted.map((r) => ({ id: recordKey(r), status: r.status, duration_ms: r.duration_ms, file: r.file })),
   })
 }
 

@@ -1,6 +1,7 @@
 import { join } from 'node:path'
 import type { Reporter, TestCase, TestModule } from 'vitest/node'
 import type { ResolvedRun } from '../src/schema/config.ts'
+import { recordKey } from '../src/schema/task.ts'
 import { toTestCaseRun } from './to-testcase-run.ts'
 import { writeJsonAtomic } from './write-json.ts'
 
@@ -13,7 +14,7 @@ export default class TestCaseJsonReporter implements Reporter {
   onTestCaseResult(test: TestCase): void {
     const record = toTestCaseRun(test, this.run)
     if (!record) return
-    this.writes.push(writeJsonAtomic(join(this.run.results_path, `${record.id}.json`), record))
+    this.writes.push(writeJsonAtomic(join(this.run.results_path, `${recordKey(record)}.json`), record))
   }
 
   async onTestRunEnd(_modules: ReadonlyArray<TestModule>): Promise<void> {

@@ -43,6 +43,7 @@ export function toTestCaseRun(test: VitestTestCase, run: ResolvedRun): TestCaseR
     trajectory: record?.trajectory ?? [],
     result: record?.result ?? null,
     final_answer: record?.final_answer ?? null,
+    final_state: record?.final_state ?? null,
     check_results: record?.check_results ?? [],
     command_output_check_results: record?.command_output_check_results ?? [],
     input_tokens: record?.input_tokens ?? 0,

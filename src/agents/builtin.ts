@@ -9,6 +9,18 @@ export const oracle = defineAgent({
   },
 })
 
+/**
+ * Runs one of the task's deliberately wrong solutions (see `near_misses`). Under this agent each
+ * near miss is its own test, and every one must fail: the checks are not over-permissive.
+ */
+export const nearMiss = defineAgent({
+  name: 'near-miss',
+  async run({ reference, task }) {
+    if (!reference) throw new Error(`task ${task.id} has no near miss named "${task.variant}"`)
+    return { answer: await reference() }
+  },
+})
+
 /** Does nothing. Every task must fail under it, which shows its checks are not vacuous. */
 export const nop = defineAgent({
   name: 'nop',

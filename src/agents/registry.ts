@@ -1,10 +1,11 @@
 import type { Agent } from './agent.ts'
-import { nop, oracle } from './builtin.ts'
+import { nearMiss, nop, oracle } from './builtin.ts'
 import { BUILTIN_AGENTS } from './names.ts'
 
 const registered = new Map<string, Agent>([
   [oracle.name, oracle],
   [nop.name, nop],
+  [nearMiss.name, nearMiss],
 ])
 
 /** Adds an agent under its name (for agents defined in code, e.g. in a setup file). */

@@ -18,6 +18,7 @@ const ENV_OVERRIDES = {
   AGENTEST_RESULTS_DIR: { path: ['run', 'results_dir'], read: text },
   AGENTEST_TASK_TIMEOUT_MS: { path: ['run', 'task_timeout_ms'], read: integer },
   AGENTEST_BROWSER: { path: ['browser', 'executable_path'], read: text },
+  AGENTEST_OMNIZON_URL: { path: ['apps', 'omnizon', 'url'], read: text },
 } as const
 
 function text(value: string): string {

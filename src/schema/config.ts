@@ -48,6 +48,19 @@ export const RunConfig = z
   .strict()
 export type RunConfig = z.infer<typeof RunConfig>
 
+export const AppsConfig = z
+  .object({
+    omnizon: z
+      .object({
+        /** An Omnizon that is already running; null: the run starts its own on loopback. */
+        url: z.url().nullable().default(null),
+      })
+      .strict()
+      .default({ url: null }),
+  })
+  .strict()
+export type AppsConfig = z.infer<typeof AppsConfig>
+
 export const Config = z
   .object({
     agent: AgentConfig.default(AgentConfig.parse({})),
@@ -55,6 +68,7 @@ export const Config = z
     max_steps: z.number().int().positive().nullable().default(null),
     run: RunConfig.default(RunConfig.parse({})),
     browser: BrowserConfig.default(BrowserConfig.parse({})),
+    apps: AppsConfig.default(AppsConfig.parse({})),
     /** User agents: name -> module path (relative to the config file) whose default export is defineAgent(...). */
     agents: z.record(AgentName, z.string().min(1)).default({}),
   })

@@ -57,6 +57,8 @@ export const TestCaseRun = TestCase.extend({
   trajectory: z.array(Step),
   result: Step.nullable(),
   final_answer: z.string().nullable(),
+  /** The web clone's `/finish` JSON at the end of the task, relative to the run folder. */
+  final_state: z.string().nullable(),
   check_results: z.array(CheckResult),
   command_output_check_results: z.array(CommandOutputCheckResult),
   input_tokens: z.number().int().nonnegative(),

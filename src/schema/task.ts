@@ -44,5 +44,12 @@ export const TestCase = z.object({
   difficulty: Difficulty.nullable(),
   challenge_type: ChallengeType.nullable(),
   max_steps: z.number().int().positive(),
+  /** Set when the run is of a deliberately wrong solution (the validity gate's near misses). */
+  variant: z.string().nullable(),
 })
 export type TestCase = z.infer<typeof TestCase>
+
+/** The name a task's files go by in a run folder: its id, plus the near-miss variant if any. */
+export function recordKey(testCase: Pick<TestCase, 'id' | 'variant'>): string {
+  return testCase.variant ? `${testCase.id}--${testCase.variant.replaceAll(' ', '-')}` : testCase.id
+}

@@ -61,11 +61,20 @@ export class Recorder {
 
   /** Saves a PNG under the task's folder and returns its path relative to the run folder. */
   async saveImage(name: string, png: Buffer): Promise<string> {
+    return this.saveFile(name, png)
+  }
+
+  private async saveFile(name: string, content: Buffer | string): Promise<string> {
     const dir = join(this.runDir, this.taskId)
     this.ready ??= mkdir(dir, { recursive: true })
     await this.ready
-    await writeFile(join(dir, name), png)
+    await writeFile(join(dir, name), content)
     return `${this.taskId}/${name}`
+  }
+
+  /** Saves JSON evidence under the task's folder; returns its path relative to the run folder. */
+  async saveJson(name: string, value: unknown): Promise<string> {
+    return this.saveFile(name, `${JSON.stringify(value, null, 2)}\n`)
   }
 
   absolute(relativePath: string): string {

@@ -15,6 +15,23 @@ const test = agentTest({
     await shop.chooseDelivery('2025-07-21')
     await shop.placeOrder()
   },
+  near_misses: {
+    'first delivery date': async ({ shop }) => {
+      await shop.search('neck pillow')
+      await shop.openProduct('p144')
+      await shop.setQuantity(30)
+      await shop.buyNow()
+      await shop.placeOrder()
+    },
+    'quantity 29': async ({ shop }) => {
+      await shop.search('neck pillow')
+      await shop.openProduct('p144')
+      await shop.setQuantity(29)
+      await shop.buyNow()
+      await shop.chooseDelivery('2025-07-21')
+      await shop.placeOrder()
+    },
+  },
 })
 
 test('orders the maximum quantity for the last delivery date', async ({ run, app, expect }) => {

@@ -18,6 +18,16 @@ const test = agentTest({
     await shop.proceedToCheckout()
     await shop.placeOrder()
   },
+  near_misses: {
+    'only the speaker': async ({ shop }) => {
+      await shop.search('Marshall Emberton II Portable Bluetooth Speaker')
+      await shop.openProduct('p061')
+      await shop.addToCart()
+      await shop.openCart()
+      await shop.proceedToCheckout()
+      await shop.placeOrder()
+    },
+  },
 })
 
 test('orders the speaker and the watch together', async ({ run, app, expect }) => {

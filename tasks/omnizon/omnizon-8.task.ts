@@ -14,6 +14,28 @@ const test = agentTest({
     await shop.buyNow()
     await shop.placeOrder()
   },
+  near_misses: {
+    'wrong item': async ({ shop }) => {
+      await shop.search('automatic espresso machine')
+      await shop.openProduct('p075')
+      await shop.setQuantity(5)
+      await shop.buyNow()
+      await shop.placeOrder()
+    },
+    'wrong quantity': async ({ shop }) => {
+      await shop.search('automatic espresso machine')
+      await shop.openProduct('p076')
+      await shop.setQuantity(4)
+      await shop.buyNow()
+      await shop.placeOrder()
+    },
+    'not bought': async ({ shop }) => {
+      await shop.search('automatic espresso machine')
+      await shop.openProduct('p076')
+      await shop.setQuantity(5)
+      await shop.buyNow()
+    },
+  },
 })
 
 test('buys five of the cheapest automatic espresso machine', async ({ run, app, expect }) => {

@@ -14,6 +14,21 @@ const test = agentTest({
     await shop.addCard({ holder: 'Jack Fulton', number: '9231 3432 8927 7764', month: '1', year: '2029', cvc: '128' })
     await shop.placeOrder()
   },
+  near_misses: {
+    'default card': async ({ shop }) => {
+      await shop.search('PlayStation DualSense')
+      await shop.openProduct('p023')
+      await shop.buyNow()
+      await shop.placeOrder()
+    },
+    'mistyped card number': async ({ shop }) => {
+      await shop.search('PlayStation DualSense')
+      await shop.openProduct('p023')
+      await shop.buyNow()
+      await shop.addCard({ holder: 'Jack Fulton', number: '9231 3432 8927 7746', month: '1', year: '2029', cvc: '128' })
+      await shop.placeOrder()
+    },
+  },
 })
 
 test('pays for the controller with the new card', async ({ run, app, expect }) => {

@@ -18,8 +18,15 @@ export interface BenchmarkRun {
   summary: RunSummary | null
 }
 
-/** Runs `vitest run <args>` on the benchmark project in a child process, as a user would. */
-export async function runBenchmark(args: string[], env: Record<string, string> = {}): Promise<BenchmarkRun> {
+/**
+ * Runs `vitest run <args>` on the benchmark project in a child process, as a user would.
+ * `whileRunning` gets the results folder and may act on the run before it ends.
+ */
+export async function runBenchmark(
+  args: string[],
+  env: Record<string, string> = {},
+  whileRunning?: (resultsDir: string) => Promise<void>,
+): Promise<BenchmarkRun> {
   const resultsDir = mkdtempSync(join(tmpdir(), 'agentest-e2e-'))
   const child = spawn(process.execPath, [VITEST, 'run', '--project', 'benchmark', ...args], {
     cwd: ROOT,
@@ -30,7 +37,9 @@ export async function runBenchmark(args: string[], env: Record<string, string> =
   let stderr = ''
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
-  const code = await new Promise<number | null>((done) => child.on('close', done))
+  const closed = new Promise<number | null>((done) => child.on('close', done))
+  await whileRunning?.(resultsDir)
+  const code = await closed
 
   const runs = readdirSync(resultsDir)
   const runDir = runs.length === 1 ? join(resultsDir, runs[0]!) : null
@@ -40,6 +49,12 @@ export async function runBenchmark(args: string[], env: Record<string, string> =
   const summaryFile = runDir && readdirSync(runDir).includes('summary.json') ? join(runDir, 'summary.json') : null
   const summary = summaryFile ? RunSummary.parse(JSON.parse(readFileSync(summaryFile, 'utf8'))) : null
   return { code, stdout, stderr, runDir, results, summary }
+}
+
+/** Reads a task's recorded `/finish` JSON from a run. */
+export function finishOf(run: BenchmarkRun, result: TestCaseRun): unknown {
+  if (!run.runDir || !result.final_state) throw new Error(`${result.id} has no recorded final state`)
+  return JSON.parse(readFileSync(join(run.runDir, result.final_state), 'utf8'))
 }
 
 /** The ids of the task files in a suite folder, as the benchmark should report them. */
