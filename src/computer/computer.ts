@@ -20,6 +20,8 @@ export interface Computer {
   drag(path: Point[]): Promise<void>
   /** The page's URL in a browser; null where there is none (a desktop). */
   currentUrl(): Promise<string | null>
+  /** The page's accessibility tree as text (a browser only); an observation, not a step. */
+  accessibilityTree?(): Promise<string>
   goto?(url: string): Promise<void>
   back?(): Promise<void>
   forward?(): Promise<void>

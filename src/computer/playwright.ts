@@ -101,6 +101,11 @@ export class PlaywrightComputer implements Computer {
     return this.page.url()
   }
 
+  /** Playwright's ARIA snapshot of the page: roles, names and states as indented YAML. */
+  async accessibilityTree(): Promise<string> {
+    return this.page.locator('body').ariaSnapshot()
+  }
+
   async goto(url: string): Promise<void> {
     await this.page.goto(url, { waitUntil: 'load' })
   }

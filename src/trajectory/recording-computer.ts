@@ -84,6 +84,10 @@ export class RecordingComputer implements Computer {
   currentUrl() {
     return this.inner.currentUrl()
   }
+  get accessibilityTree() {
+    const inner = this.inner
+    return inner.accessibilityTree ? () => inner.accessibilityTree!() : undefined
+  }
   get goto() {
     const inner = this.inner
     return inner.goto ? (url: string) => this.act({ type: 'goto', url }, () => inner.goto!(url)) : undefined
