@@ -1,3 +1,5 @@
 export { type Computer, type Environment, performAction, describeAction } from './computer.ts'
 export { PlaywrightComputer } from './playwright.ts'
 export { toPlaywrightKey } from './keys.ts'
+export { XdotoolComputer, PIXELS_PER_WHEEL_CLICK, type RunInSandbox } from './xdotool.ts'
+export { toXKeysym, allXKeysyms, X_KEYSYMS } from './x-keys.ts'

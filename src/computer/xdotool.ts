@@ -1,0 +1,87 @@
+import type { MouseButton, Point } from '../schema/action.ts'
+import type { Computer } from './computer.ts'
+import { toXKeysym } from './x-keys.ts'
+
+/** Runs a command in the sandbox (no shell) and returns its stdout; throws on failure. */
+export type RunInSandbox = (command: string[]) => Promise<Buffer>
+
+/** X button numbers: 4/5 scroll up/down, 6/7 left/right. */
+const BUTTONS: Record<MouseButton, string> = { left: '1', middle: '2', wheel: '2', right: '3', back: '8', forward: '9' }
+
+/** Pixels one wheel click scrolls in GTK apps; a CUA scroll in pixels becomes that many clicks. */
+export const PIXELS_PER_WHEEL_CLICK = 50
+
+/**
+ * The Computer over an X display in a container: xdotool for input, ImageMagick for
+ * screenshots. Commands go as argument lists, never through a shell, so typed text needs no
+ * escaping.
+ */
+export class XdotoolComputer implements Computer {
+  readonly environment = 'linux' as const
+
+  constructor(
+    private readonly run: RunInSandbox,
+    readonly dimensions = { width: 1280, height: 800 },
+  ) {}
+
+  async screenshot(): Promise<Buffer> {
+    return this.run(['import', '-window', 'root', 'png:-'])
+  }
+
+  async click(x: number, y: number, button: MouseButton = 'left'): Promise<void> {
+    await this.xdotool('mousemove', String(x), String(y), 'click', BUTTONS[button])
+  }
+
+  async doubleClick(x: number, y: number): Promise<void> {
+    await this.xdotool('mousemove', String(x), String(y), 'click', '--repeat', '2', '--delay', '80', '1')
+  }
+
+  async scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void> {
+    const args = ['mousemove', String(x), String(y)]
+    const clicks = (pixels: number) => Math.min(50, Math.max(1, Math.round(Math.abs(pixels) / PIXELS_PER_WHEEL_CLICK)))
+    if (scrollY !== 0) args.push('click', '--repeat', String(clicks(scrollY)), '--delay', '20', scrollY < 0 ? '4' : '5')
+    if (scrollX !== 0) args.push('click', '--repeat', String(clicks(scrollX)), '--delay', '20', scrollX < 0 ? '6' : '7')
+    await this.xdotool(...args)
+  }
+
+  async type(text: string): Promise<void> {
+    // Lines go one at a time with Return between, which every app reads as Enter.
+    const lines = text.split('\n')
+    for (const [i, line] of lines.entries()) {
+      if (line) await this.xdotool('type', '--delay', '8', '--', line)
+      if (i < lines.length - 1) await this.xdotool('key', 'Return')
+    }
+  }
+
+  async wait(ms = 1000): Promise<void> {
+    await new Promise((resolve) => setTimeout(resolve, ms))
+  }
+
+  async move(x: number, y: number): Promise<void> {
+    await this.xdotool('mousemove', String(x), String(y))
+  }
+
+  /** All keys as one chord (`ctrl+shift+t`), the way xdotool presses them together. */
+  async keypress(keys: string[]): Promise<void> {
+    await this.xdotool('key', '--clearmodifiers', keys.map(toXKeysym).join('+'))
+  }
+
+  async drag(path: Point[]): Promise<void> {
+    const [first, ...rest] = path
+    if (!first) return
+    const args = ['mousemove', String(first.x), String(first.y), 'mousedown', '1']
+    for (const point of rest) args.push('mousemove', String(point.x), String(point.y))
+    args.push('mouseup', '1')
+    await this.xdotool(...args)
+  }
+
+  async currentUrl(): Promise<null> {
+    return null
+  }
+
+  private async xdotool(...args: string[]): Promise<void> {
+    await this.run(['xdotool', ...args])
+    // Give the app a moment to draw before the step's screenshot.
+    await new Promise((resolve) => setTimeout(resolve, 120))
+  }
+}

@@ -1,0 +1,41 @@
+import { hostname } from 'node:os'
+import type Docker from 'dockerode'
+import { LABEL } from './labels.ts'
+
+/** Removes every container of one run (global teardown, Ctrl-C). Returns their names. */
+export async function removeRunContainers(docker: Docker, runId: string): Promise<string[]> {
+  return removeWhere(docker, [`${LABEL.run}=${runId}`], () => true)
+}
+
+/**
+ * Removes containers left by runs whose main process is gone (killed, crashed) on this host, so
+ * an interrupted run never leaves its sandboxes running for the next one.
+ */
+export async function removeDeadRunContainers(docker: Docker): Promise<string[]> {
+  const here = hostname()
+  return removeWhere(docker, [`${LABEL.managed}=true`], (labels) => {
+    if (labels[LABEL.host] !== here) return false
+    return !isAlive(Number(labels[LABEL.pid]))
+  })
+}
+
+async function removeWhere(
+  docker: Docker,
+  label: string[],
+  keep: (labels: Record<string, string>) => boolean,
+): Promise<string[]> {
+  const containers = await docker.listContainers({ all: true, filters: { label } })
+  const doomed = containers.filter((c) => keep(c.Labels))
+  await Promise.all(doomed.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)))
+  return doomed.map((c) => c.Names[0]?.replace(/^\//, '') ?? c.Id.slice(0, 12))
+}
+
+function isAlive(pid: number): boolean {
+  if (!Number.isInteger(pid) || pid <= 0) return false
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}

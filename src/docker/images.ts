@@ -1,0 +1,74 @@
+import { createHash } from 'node:crypto'
+import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { join, relative } from 'node:path'
+import type Docker from 'dockerode'
+
+/** Sandbox images that ship with agentest: name -> folder with its Dockerfile. */
+export const SANDBOX_IMAGES = {
+  'agentest/desktop': 'fixtures/images/desktop',
+} as const
+export type SandboxImageName = keyof typeof SANDBOX_IMAGES
+export const SANDBOX_IMAGE_NAMES = Object.keys(SANDBOX_IMAGES) as [SandboxImageName, ...SandboxImageName[]]
+
+function filesOf(dir: string): string[] {
+  return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => statSync(join(dir, file)).isFile())
+    .sort()
+}
+
+/** The image's tag is a hash of its build context, so a changed Dockerfile means a new build. */
+export function contentTag(name: string, dir: string): string {
+  const hash = createHash('sha256')
+  for (const file of filesOf(dir)) hash.update(file).update('\0').update(readFileSync(join(dir, file))).update('\0')
+  return `${name}:${hash.digest('hex').slice(0, 12)}`
+}
+
+export async function imageExists(docker: Docker, tag: string): Promise<boolean> {
+  try {
+    await docker.getImage(tag).inspect()
+    return true
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Builds the image from its folder unless the content-hash tag exists already, printing the
+ * build's progress. Returns the tag tasks should run.
+ */
+export async function ensureImage(
+  docker: Docker,
+  name: string,
+  dir: string,
+  log: (line: string) => void,
+): Promise<string> {
+  const tag = contentTag(name, dir)
+  if (await imageExists(docker, tag)) return tag
+  log(`building ${tag} from ${dir} (once; later runs reuse it)`)
+  const stream = await docker.buildImage({ context: dir, src: filesOf(dir) }, { t: tag, labels: { 'dev.agentest.image': name } })
+  await new Promise<void>((resolve, reject) => {
+    docker.modem.followProgress(
+      stream,
+      (error: Error | null, output: Array<{ error?: string }>) => {
+        const failed = error?.message ?? output.find((o) => o.error)?.error
+        if (failed) reject(new Error(`building ${tag} failed: ${failed}`))
+        else resolve()
+      },
+      (event: { stream?: string; error?: string }) => {
+        const line = event.stream?.trim()
+        if (line && /^Step \d+\/\d+/.test(line)) log(`  ${line}`)
+      },
+    )
+  })
+  await docker.getImage(tag).tag({ repo: name, tag: 'latest' })
+  log(`built ${tag}`)
+  return tag
+}
+
+export function imageDir(root: string, name: SandboxImageName): string {
+  return join(root, SANDBOX_IMAGES[name])
+}
+
+export function shortPath(root: string, path: string): string {
+  return relative(root, path) || path
+}

@@ -1,0 +1,143 @@
+import { randomBytes } from 'node:crypto'
+import type Docker from 'dockerode'
+import { XdotoolComputer } from '../computer/xdotool.ts'
+import { containerLabels } from '../docker/labels.ts'
+import { execIn, type ExecResult } from '../docker/exec.ts'
+import { readFileFrom, writeFileTo } from '../docker/archive.ts'
+
+export interface DesktopLimits {
+  memoryMb: number
+  cpus: number
+  pids: number
+}
+
+export const DEFAULT_DESKTOP_LIMITS: DesktopLimits = { memoryMb: 2048, cpus: 1, pids: 512 }
+
+export interface DesktopSandboxOptions {
+  docker: Docker
+  image: string
+  runId: string
+  taskId: string
+  setupCmd: string | null
+  network: boolean
+  limits?: DesktopLimits
+  readyTimeoutMs?: number
+}
+
+/** The task's setup_cmd failed; its stderr is part of the message. */
+export class SetupCommandError extends Error {
+  override name = 'SetupCommandError'
+}
+
+/** The user and display every command and action runs as. */
+const USER = 'agent'
+const DISPLAY_ENV = { DISPLAY: ':99', HOME: '/home/agent' }
+
+/**
+ * One task's desktop: a fresh container with a random name, labelled with run and task, with
+ * memory/CPU/pid limits, no network unless asked for, no privileges and no capabilities. It is
+ * ready when the X display answers and the window manager runs; then setup_cmd runs.
+ */
+export class DesktopSandbox {
+  readonly computer: XdotoolComputer
+
+  private constructor(
+    readonly container: Docker.Container,
+    readonly name: string,
+  ) {
+    this.computer = new XdotoolComputer(async (command) => {
+      const result = await this.exec(command, { timeoutMs: 30_000 })
+      if (result.exitCode !== 0) {
+        throw new Error(`${command[0]} failed (exit ${result.exitCode}): ${result.stderr.toString().trim().split('\n')[0]}`)
+      }
+      return result.stdout
+    })
+  }
+
+  static async open(options: DesktopSandboxOptions): Promise<DesktopSandbox> {
+    const { docker, limits = DEFAULT_DESKTOP_LIMITS } = options
+    const name = `agentest-${options.taskId.replaceAll(/[^a-zA-Z0-9_.-]/g, '-')}-${randomBytes(4).toString('hex')}`
+    const container = await docker.createContainer({
+      name,
+      Image: options.image,
+      Labels: containerLabels(options.runId, options.taskId),
+      Env: Object.entries(DISPLAY_ENV).map(([k, v]) => `${k}=${v}`),
+      HostConfig: {
+        Memory: limits.memoryMb * 1024 * 1024,
+        NanoCpus: Math.round(limits.cpus * 1e9),
+        PidsLimit: limits.pids,
+        NetworkMode: options.network ? 'bridge' : 'none',
+        Privileged: false,
+        CapDrop: ['ALL'],
+        SecurityOpt: ['no-new-privileges'],
+        ShmSize: 256 * 1024 * 1024,
+        Init: true,
+      },
+    })
+    const sandbox = new DesktopSandbox(container, name)
+    try {
+      await container.start()
+      await sandbox.waitUntilReady(options.readyTimeoutMs ?? 30_000)
+      if (options.setupCmd) await sandbox.runSetup(options.setupCmd)
+      return sandbox
+    } catch (error) {
+      await sandbox.close()
+      throw error
+    }
+  }
+
+  /** Runs a shell command as the desktop user; the timeout is enforced inside the container. */
+  async shell(command: string, timeoutMs = 60_000): Promise<ExecResult> {
+    return this.exec(['bash', '-lc', command], { timeoutMs })
+  }
+
+  async exec(command: string[], options: { timeoutMs?: number } = {}): Promise<ExecResult> {
+    return execIn(this.container, command, { user: USER, env: DISPLAY_ENV, workingDir: '/home/agent', ...options })
+  }
+
+  readFile(path: string): Promise<Buffer> {
+    return readFileFrom(this.container, path)
+  }
+
+  writeFile(path: string, content: Buffer | string): Promise<void> {
+    return writeFileTo(this.container, path, content)
+  }
+
+  /** Whether the container is still running (a killed one is not). */
+  async isRunning(): Promise<boolean> {
+    const info = await this.container.inspect().catch(() => null)
+    return info?.State.Running === true
+  }
+
+  async close(): Promise<void> {
+    await this.container.remove({ force: true, v: true }).catch(() => undefined)
+  }
+
+  private async waitUntilReady(timeoutMs: number): Promise<void> {
+    const deadline = Date.now() + timeoutMs
+    for (;;) {
+      const probe = await this.exec(['sh', '-c', 'xdpyinfo >/dev/null 2>&1 && pgrep -x openbox >/dev/null'], { timeoutMs: 5_000 }).catch(
+        () => null,
+      )
+      if (probe?.exitCode === 0) return
+      if (!(await this.isRunning())) throw new Error(`container ${this.name} stopped before its display was ready`)
+      if (Date.now() > deadline) throw new Error(`container ${this.name}: the X display did not answer within ${timeoutMs} ms`)
+      await new Promise((resolve) => setTimeout(resolve, 200))
+    }
+  }
+
+  /** Runs setup_cmd in the background-friendly way OSUniverse does: apps it starts keep running. */
+  private async runSetup(setupCmd: string): Promise<void> {
+    // Output goes to files: an app the command starts in the background would otherwise hold
+    // the exec's stream open until the timeout.
+    const wrapped = `( ${setupCmd}
+) >/tmp/agentest-setup.out 2>/tmp/agentest-setup.err; code=$?; cat /tmp/agentest-setup.err >&2; exit $code`
+    const result = await this.shell(wrapped, 120_000)
+    if (result.exitCode !== 0) {
+      const stderr = result.stderr.toString().trim()
+      throw new SetupCommandError(`setup_cmd failed (exit ${result.exitCode})${stderr ? `: ${stderr}` : ''}`)
+    }
+    // Let windows the setup opened appear before the first screenshot.
+    await new Promise((resolve) => setTimeout(resolve, 800))
+  }
+}
