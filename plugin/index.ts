@@ -67,6 +67,8 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
       test.tags = [...(test.tags ?? []), ...TASK_TAGS.filter((t) => !declared.has(t.name))]
     },
     configureVitest({ vitest, project }) {
+      // Containers are labelled with the run's main process, so leftovers of dead runs can be told apart.
+      process.env.AGENTEST_MAIN_PID ??= String(process.pid)
       const resolved = resolveRun(resolve(options.root ?? project.config.root))
       project.provide('agentest:run', resolved)
       const reporters = vitest.config.reporters as unknown[]

@@ -19,9 +19,16 @@ const ENV_OVERRIDES = {
   AGENTEST_TASK_TIMEOUT_MS: { path: ['run', 'task_timeout_ms'], read: integer },
   AGENTEST_BROWSER: { path: ['browser', 'executable_path'], read: text },
   AGENTEST_OMNIZON_URL: { path: ['apps', 'omnizon', 'url'], read: text },
+  AGENTEST_KEEP_CONTAINERS: { path: ['docker', 'keep_on_failure'], read: boolean },
 } as const
 
 function text(value: string): string {
+  return value
+}
+
+function boolean(value: string): boolean | string {
+  if (/^(1|true|yes)$/i.test(value)) return true
+  if (/^(0|false|no)$/i.test(value)) return false
   return value
 }
 

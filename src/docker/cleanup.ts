@@ -22,10 +22,11 @@ export async function removeDeadRunContainers(docker: Docker): Promise<string[]>
 async function removeWhere(
   docker: Docker,
   label: string[],
-  keep: (labels: Record<string, string>) => boolean,
+  select: (labels: Record<string, string>) => boolean,
 ): Promise<string[]> {
   const containers = await docker.listContainers({ all: true, filters: { label } })
-  const doomed = containers.filter((c) => keep(c.Labels))
+  // Containers kept for debugging (keep_on_failure) are the user's to remove.
+  const doomed = containers.filter((c) => select(c.Labels) && !c.Names.some((n) => n.startsWith('/agentest-kept-')))
   await Promise.all(doomed.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)))
   return doomed.map((c) => c.Names[0]?.replace(/^\//, '') ?? c.Id.slice(0, 12))
 }

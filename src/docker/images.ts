@@ -3,6 +3,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, relative } from 'node:path'
 import type Docker from 'dockerode'
 
+/** What global setup tells workers about Docker: usable or not (and why), and the built image tags. */
+export type DockerProvision =
+  | { available: true; images: Record<string, string> }
+  | { available: false; reason: string }
+
 /** Sandbox images that ship with agentest: name -> folder with its Dockerfile. */
 export const SANDBOX_IMAGES = {
   'agentest/desktop': 'fixtures/images/desktop',

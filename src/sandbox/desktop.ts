@@ -109,6 +109,13 @@ export class DesktopSandbox {
     return info?.State.Running === true
   }
 
+  /** Keeps the container for debugging: renamed agentest-kept-..., which cleanup leaves alone. */
+  async keep(): Promise<string | null> {
+    const kept = this.name.replace(/^agentest-/, 'agentest-kept-')
+    const renamed = await this.container.rename({ name: kept }).then(() => true, () => false)
+    return renamed ? kept : null
+  }
+
   async close(): Promise<void> {
     await this.container.remove({ force: true, v: true }).catch(() => undefined)
   }
@@ -137,7 +144,33 @@ export class DesktopSandbox {
       const stderr = result.stderr.toString().trim()
       throw new SetupCommandError(`setup_cmd failed (exit ${result.exitCode})${stderr ? `: ${stderr}` : ''}`)
     }
-    // Let windows the setup opened appear before the first screenshot.
-    await new Promise((resolve) => setTimeout(resolve, 800))
+    await this.waitForWindowsToSettle()
+  }
+
+  /**
+   * Waits until the windows setup_cmd opened have appeared and stopped changing, and a moment
+   * more for the apps in them to start reading input (a shell in a terminal, say): keys typed
+   * before that would be lost.
+   */
+  private async waitForWindowsToSettle(timeoutMs = 15_000): Promise<void> {
+    const started = Date.now()
+    const deadline = started + timeoutMs
+    let last = ''
+    let stableSince = Date.now()
+    while (Date.now() < deadline) {
+      const probe = await this.exec(['sh', '-c', 'xdotool search --onlyvisible --name "" 2>/dev/null | sort; xdotool getactivewindow 2>/dev/null'], {
+        timeoutMs: 5_000,
+      }).catch(() => null)
+      const state = probe?.stdout.toString() ?? ''
+      if (state !== last) {
+        last = state
+        stableSince = Date.now()
+      } else if (Date.now() - stableSince >= 1_000 && (state.trim() !== '' || Date.now() - started > 6_000)) {
+        // Settled: windows are up (or, after a while, the setup opened none).
+        break
+      }
+      await new Promise((resolve) => setTimeout(resolve, 250))
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500))
   }
 }

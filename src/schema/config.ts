@@ -48,6 +48,18 @@ export const RunConfig = z
   .strict()
 export type RunConfig = z.infer<typeof RunConfig>
 
+export const DockerConfig = z
+  .object({
+    /** Keep a failed task's container (renamed agentest-kept-...) for debugging; its name is printed. */
+    keep_on_failure: z.boolean().default(false),
+    /** Per-container limits for desktop sandboxes. */
+    memory_mb: z.number().int().min(256).max(65_536).default(2048),
+    cpus: z.number().positive().max(64).default(1),
+    pids: z.number().int().min(64).max(65_536).default(512),
+  })
+  .strict()
+export type DockerConfig = z.infer<typeof DockerConfig>
+
 export const AppsConfig = z
   .object({
     omnizon: z
@@ -69,6 +81,7 @@ export const Config = z
     run: RunConfig.default(RunConfig.parse({})),
     browser: BrowserConfig.default(BrowserConfig.parse({})),
     apps: AppsConfig.default(AppsConfig.parse({})),
+    docker: DockerConfig.default(DockerConfig.parse({})),
     /** User agents: name -> module path (relative to the config file) whose default export is defineAgent(...). */
     agents: z.record(AgentName, z.string().min(1)).default({}),
   })

@@ -26,7 +26,8 @@ export const CheckResult = z.object({
 })
 export type CheckResult = z.infer<typeof CheckResult>
 
-export const CommandOutputCheckResult = z.object({ command: z.string(), output: z.string() })
+/** A command run in the task's container for a check, and what it printed (OSUniverse's shape plus the exit code). */
+export const CommandOutputCheckResult = z.object({ command: z.string(), output: z.string(), exit_code: z.number().int() })
 export type CommandOutputCheckResult = z.infer<typeof CommandOutputCheckResult>
 
 /** How the task ended, from the harness's point of view. */

@@ -4,6 +4,7 @@ export {
   StepLimitError,
   TaskAbortedError,
   BlockedUrlError,
+  SandboxGoneError,
   abortReason,
   type RecordingOptions,
 } from './recording-computer.ts'

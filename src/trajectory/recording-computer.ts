@@ -12,6 +12,11 @@ export class TaskAbortedError extends Error {
   override name = 'TaskAbortedError'
 }
 
+/** The sandbox died under the agent (a killed container, a closed browser). */
+export class SandboxGoneError extends Error {
+  override name = 'SandboxGoneError'
+}
+
 /** A page tried to load a URL on the blocklist. */
 export class BlockedUrlError extends Error {
   override name = 'BlockedUrlError'
@@ -22,6 +27,8 @@ export interface RecordingOptions {
   signal: AbortSignal
   /** URLs on the blocklist that pages tried to load since the task started. */
   violations?: () => readonly string[]
+  /** Why the sandbox stopped working, asked when an action fails; null while it is fine. */
+  gone?: () => Promise<string | null>
 }
 
 /**
@@ -109,6 +116,8 @@ export class RecordingComputer implements Computer {
       await run()
     } catch (err) {
       if (this.options.signal.aborted) throw new TaskAbortedError(abortReason(this.options.signal))
+      const gone = await this.options.gone?.().catch(() => null)
+      if (gone) throw new SandboxGoneError(gone)
       error = err instanceof Error ? err.message.split('\n')[0]! : String(err)
     }
     const shot = await this.inner.screenshot().catch(() => null)

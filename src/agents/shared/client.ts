@@ -1,0 +1,76 @@
+import { setTimeout as sleep } from 'node:timers/promises'
+import OpenAI from 'openai'
+import type { z } from 'zod'
+import type { ModelSettings } from './settings.ts'
+
+/**
+ * The real `openai` client. It retries 408/409/429/5xx, timeouts and dropped connections itself,
+ * with exponential backoff and Retry-After honoured; `callModel` adds retries of malformed bodies.
+ */
+export function createClient(settings: ModelSettings): OpenAI {
+  return new OpenAI({
+    apiKey: settings.apiKey,
+    baseURL: settings.baseURL ?? undefined,
+    timeout: settings.timeoutMs,
+    maxRetries: settings.retries,
+  })
+}
+
+/** A model call failed for good; the message is one line, without the key. */
+export class ModelCallError extends Error {
+  override name = 'ModelCallError'
+}
+
+export interface CallOptions {
+  /** What is being called, for messages: "the Responses API". */
+  what: string
+  retries: number
+  signal: AbortSignal
+}
+
+/**
+ * Makes one model call and validates its body. The SDK has already retried transport and status
+ * failures; a body that is not JSON or fails the schema is retried here with the same budget.
+ * The task's signal aborts the in-flight request (it is passed to the SDK by `send`).
+ */
+export async function callModel<S extends z.ZodType>(
+  send: () => Promise<unknown>,
+  schema: S,
+  { what, retries, signal }: CallOptions,
+): Promise<z.infer<S>> {
+  for (let attempt = 0; ; attempt++) {
+    let problem: string
+    try {
+      const body = await send()
+      const parsed = schema.safeParse(body)
+      if (parsed.success) return parsed.data
+      const issue = parsed.error.issues[0]
+      problem = issue ? `${issue.path.join('.') || 'body'}: ${issue.message}` : 'unexpected shape'
+    } catch (error) {
+      if (signal.aborted) throw error
+      // JSON.parse fails with a SyntaxError; the SDK's post-processing of a body of the wrong
+      // shape (a string, no `output`) with a TypeError. Connection failures arrive as APIErrors.
+      if (!(error instanceof SyntaxError || error instanceof TypeError)) throw asModelCallError(error, what)
+      problem = `${error instanceof SyntaxError ? 'not JSON' : 'unexpected shape'} (${error.message.split('\n')[0]})`
+    }
+    if (attempt >= retries) {
+      throw new ModelCallError(`${what} sent a malformed response (${attempt + 1} attempts): ${problem}`)
+    }
+    await sleep(backoffMs(attempt), undefined, { signal })
+  }
+}
+
+function backoffMs(attempt: number): number {
+  return Math.min(500 * 2 ** attempt, 8_000)
+}
+
+function asModelCallError(error: unknown, what: string): Error {
+  if (error instanceof OpenAI.APIConnectionTimeoutError) return new ModelCallError(`${what} timed out (every retry too)`)
+  if (error instanceof OpenAI.APIConnectionError) return new ModelCallError(`${what} is unreachable: ${error.message}`)
+  if (error instanceof OpenAI.APIError) return new ModelCallError(`${what} failed: ${oneLine(error.message)}`)
+  return error instanceof Error ? error : new Error(String(error))
+}
+
+function oneLine(text: string): string {
+  return text.split('\n')[0]!.slice(0, 500)
+}

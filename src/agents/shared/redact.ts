@@ -1,0 +1,45 @@
+import { stringify } from 'yaml'
+import type { AgentConfig } from '../../schema/config.ts'
+
+const REDACTED = '[redacted]'
+/** Option names whose values are secrets whatever they hold. */
+const SECRET_KEY = /(api[_-]?key|token|secret|password|passwd|authorization|credential)/i
+
+/** Replaces every occurrence of the secrets, and any bearer token, in a text. */
+export function redact(text: string, secrets: readonly string[]): string {
+  let out = text
+  for (const secret of secrets) if (secret.length >= 4) out = out.split(secret).join(REDACTED)
+  return out.replace(/\b(Bearer\s+)[A-Za-z0-9._~+/=-]{8,}/g, `$1${REDACTED}`)
+}
+
+/** Scrubs an error's message and stack in place, so its class (which decides the task's status) survives. */
+export function redactError(error: unknown, secrets: readonly string[]): unknown {
+  if (!(error instanceof Error)) return new Error(redact(String(error), secrets))
+  error.message = redact(error.message, secrets)
+  if (error.stack) error.stack = redact(error.stack, secrets)
+  return error
+}
+
+/**
+ * The agent's config as YAML for the record (`agent_yaml`): secret-looking options, URL
+ * credentials and the API key's value are redacted. `api_key_env` is a variable's name, so it stays.
+ */
+export function agentYaml(config: AgentConfig, env: NodeJS.ProcessEnv = process.env): string {
+  const key = env[config.api_key_env]
+  const secrets = key ? [key] : []
+  const scrub = (value: unknown, name: string | null): unknown => {
+    if (name !== null && name !== 'api_key_env' && SECRET_KEY.test(name) && value !== null) return REDACTED
+    if (typeof value === 'string') return redact(stripUserInfo(value), secrets)
+    if (Array.isArray(value)) return value.map((v) => scrub(v, null))
+    if (value && typeof value === 'object') {
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, k)]))
+    }
+    return value
+  }
+  return stringify(scrub(config, null))
+}
+
+/** `https://user:pass@host/` -> `https://[redacted]@host/`. */
+function stripUserInfo(value: string): string {
+  return value.replace(/^([a-z][a-z0-9+.-]*:\/\/)[^/@\s]+@/i, `$1${REDACTED}@`)
+}

@@ -1,0 +1,20 @@
+import { agentTest } from 'agentest'
+
+const test = agentTest({
+  id: 'desktop-editor-note',
+  desktop_image: 'agentest/desktop',
+  category: 'editor',
+  level: 'paper',
+  goal: 'The text editor has ~/note.txt open. Type "Meeting moved to 10:30" into it and save the file.',
+  setup_cmd: 'touch ~/note.txt && mousepad ~/note.txt &',
+  solution: async ({ computer }) => {
+    await computer.type('Meeting moved to 10:30')
+    await computer.keypress(['ctrl', 's'])
+  },
+})
+
+test('saves the note', async ({ run, shell, expect }) => {
+  await run()
+  const note = await shell('cat ~/note.txt')
+  expect(note.stdout.trim(), 'the saved note').toBe('Meeting moved to 10:30')
+})
