@@ -1,0 +1,45 @@
+import { agentTest } from 'agentest'
+
+// The past-orders seed has three placed orders: OZ-1001 (Jul 7), OZ-1002 (Jul 10), OZ-1003 (Jul 12).
+// "My last two orders" are the two most recent: OZ-1003 and OZ-1002.
+
+const test = agentTest({
+  id: 'omnizon-28',
+  app: 'omnizon',
+  seed: 'past-orders',
+  goal: 'Cancel my last two orders.',
+  difficulty: 'medium',
+  challenge_type: 'action',
+  max_steps: 15,
+  solution: async ({ shop, ui }) => {
+    await ui.click('#nav-orders')
+    await shop.cancelOrder('OZ-1003')
+    await shop.cancelOrder('OZ-1002')
+  },
+  near_misses: {
+    'oldest two': async ({ shop, ui }) => {
+      await ui.click('#nav-orders')
+      await shop.cancelOrder('OZ-1001')
+      await shop.cancelOrder('OZ-1002')
+    },
+    'only the last': async ({ shop, ui }) => {
+      await ui.click('#nav-orders')
+      await shop.cancelOrder('OZ-1003')
+    },
+    'all three': async ({ shop, ui }) => {
+      await ui.click('#nav-orders')
+      await shop.cancelOrder('OZ-1003')
+      await shop.cancelOrder('OZ-1002')
+      await shop.cancelOrder('OZ-1001')
+    },
+  },
+})
+
+test('cancels the two most recent orders and keeps the oldest', async ({ run, app, expect }) => {
+  await run()
+  const shop = await app.finish()
+  const status = (id: string) => shop.final.orders.find((order) => order.id === id)?.status
+  expect(shop.cancelledOrders.map((order) => order.id).sort(), 'exactly OZ-1002 and OZ-1003 are cancelled').toEqual(['OZ-1002', 'OZ-1003'])
+  expect(status('OZ-1001'), 'the oldest order, OZ-1001, is still placed').toBe('placed')
+  expect(shop.newOrders, 'places no new order').toHaveLength(0)
+})
