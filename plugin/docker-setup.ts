@@ -1,3 +1,5 @@
+import { spawn } from 'node:child_process'
+import { fileURLToPath } from 'node:url'
 import type { ResolvedRun } from '../src/schema/config.ts'
 import {
   dockerClient,
@@ -10,9 +12,11 @@ import {
   type DockerProvision,
 } from '../src/docker/index.ts'
 
+const REAPER = fileURLToPath(new URL('./container-reaper.mjs', import.meta.url))
+
 export interface PreparedDocker {
   provision: DockerProvision
-  /** Removes every container of this run (and is also run on Ctrl-C). */
+  /** Removes every container of this run. */
   teardown(): Promise<void>
 }
 
@@ -36,19 +40,13 @@ export async function prepareDocker(run: ResolvedRun, log: (line: string) => voi
     log(reason)
     return { provision: { available: false, reason }, teardown: async () => {} }
   }
-  const teardown = async () => {
-    await removeRunContainers(docker, run.run_id).catch(() => undefined)
-  }
-  // Ctrl-C: Vitest cancels the tests; this makes sure their containers go too.
-  const onSignal = () => void teardown()
-  process.once('SIGINT', onSignal)
-  process.once('SIGTERM', onSignal)
+  // Vitest exits at once on Ctrl-C, and a run can be killed outright: a detached reaper outlives
+  // it and removes the run's containers, including ones workers were still creating.
+  spawn(process.execPath, [REAPER, run.run_id, String(process.pid)], { detached: true, stdio: 'ignore', env: process.env }).unref()
   return {
     provision: { available: true, images },
     teardown: async () => {
-      process.off('SIGINT', onSignal)
-      process.off('SIGTERM', onSignal)
-      await teardown()
+      await removeRunContainers(docker, run.run_id).catch(() => undefined)
     },
   }
 }

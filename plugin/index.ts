@@ -56,6 +56,9 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
           testTimeout: config.run.task_timeout_ms,
           hookTimeout: 60_000,
           globalSetup: [GLOBAL_SETUP],
+          // Task files share a worker's modules and browser connection: each task still gets a
+          // fresh sandbox, and a fresh module graph per file would cost ~0.5 s of imports each.
+          isolate: false,
         },
       }
     },

@@ -1,5 +1,6 @@
 import type { DurationStats, Tally } from '../src/schema/summary.ts'
 import type { TestCaseRun } from '../src/schema/run.ts'
+import { LEVEL_WEIGHT } from '../src/schema/task.ts'
 
 export function tally(runs: readonly TestCaseRun[]): Tally {
   const count = (status: TestCaseRun['status']) => runs.filter((r) => r.status === status).length
@@ -24,6 +25,22 @@ export function groupBy(runs: readonly TestCaseRun[], key: (run: TestCaseRun) =>
     groups.set(name, [...(groups.get(name) ?? []), run])
   }
   return Object.fromEntries([...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, group]) => [name, tally(group)]))
+}
+
+/**
+ * OSUniverse's weighted success rate: each level counts with its weight (paper 0.5 ... gold 8),
+ * Σ passed·w / Σ scored·w × 100. Skipped tasks are not scored.
+ */
+export function weightedScore(runs: readonly TestCaseRun[]): number | null {
+  let passed = 0
+  let total = 0
+  for (const run of runs) {
+    if (!run.level || run.status === 'skipped') continue
+    const weight = LEVEL_WEIGHT[run.level]
+    total += weight
+    if (run.status === 'passed') passed += weight
+  }
+  return total > 0 ? (passed / total) * 100 : null
 }
 
 /** Mean, median and p90 (nearest rank) of durations in milliseconds. */

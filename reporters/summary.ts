@@ -4,7 +4,8 @@ import type { ResolvedRun } from '../src/schema/config.ts'
 import type { TestCaseRun } from '../src/schema/run.ts'
 import { recordKey } from '../src/schema/task.ts'
 import { RunSummary, type Tally } from '../src/schema/summary.ts'
-import { durationStats, groupBy, tally } from './stats.ts'
+import { durationStats, groupBy, tally, weightedScore } from './stats.ts'
+import { Level } from '../src/schema/task.ts'
 import { toTestCaseRun } from './to-testcase-run.ts'
 import { writeJsonAtomic } from './write-json.ts'
 
@@ -46,7 +47,9 @@ export function buildSummary(runs: TestCaseRun[], run: ResolvedRun, startedAt: D
     finished_at: new Date().toISOString(),
     totals: tally(sorted),
     by_suite: groupBy(sorted, (r) => r.category),
-    by_difficulty: groupBy(sorted, (r) => r.difficulty),
+    by_difficulty: groupBy(sorted.filter((r) => r.difficulty), (r) => r.difficulty),
+    by_level: groupBy(sorted.filter((r) => r.level), (r) => r.level),
+    weighted_score: weightedScore(sorted),
     duration: {
       all: durationStats(sorted.map((r) => r.duration_ms)),
       passed: durationStats(sorted.filter((r) => r.status === 'passed').map((r) => r.duration_ms)),
@@ -79,6 +82,10 @@ export function renderTable(summary: RunSummary): string[] {
   ]
   for (const [name, t] of Object.entries(summary.by_suite)) rows.push(row(`suite ${name}`, t))
   for (const [name, t] of Object.entries(summary.by_difficulty)) rows.push(row(`difficulty ${name}`, t))
+  for (const level of Level.options) {
+    const t = summary.by_level[level]
+    if (t) rows.push(row(`level ${level}`, t))
+  }
   rows.push(row('total', summary.totals))
   const widths = rows[0]!.map((_, col) => Math.max(...rows.map((r) => r[col]!.length)))
   const format = (r: string[]) => `  ${r.map((cell, col) => (col === 0 ? cell.padEnd(widths[col]!) : cell.padStart(widths[col]!))).join('  ')}`
@@ -98,6 +105,7 @@ export function renderTable(summary: RunSummary): string[] {
     rule,
     `  duration all: mean ${seconds(d.all.mean_ms)} · median ${seconds(d.all.median_ms)} · p90 ${seconds(d.all.p90_ms)}` +
       `   passed: mean ${seconds(d.passed.mean_ms)} · median ${seconds(d.passed.median_ms)} · p90 ${seconds(d.passed.p90_ms)}`,
+    ...(summary.weighted_score === null ? [] : [`  weighted score (OSUniverse levels): ${summary.weighted_score.toFixed(1)}%`]),
     `  tokens: agent ${summary.tokens.input} in / ${summary.tokens.output} out · grader ${summary.tokens.validation_input} in / ${summary.tokens.validation_output} out`,
   ]
 }

@@ -20,6 +20,8 @@ export interface AgentContext {
   config: AgentConfig
   /** Runs the task's reference solution, when the task has one (used by the oracle). */
   reference: (() => Promise<string | null>) | null
+  /** The folder holding the run folders (absolute), e.g. for `replay` to find an earlier run. */
+  resultsDir?: string
 }
 
 export interface AgentOutcome {

@@ -8,6 +8,13 @@ const registered = new Map<string, Agent>([
   [nearMiss.name, nearMiss],
 ])
 
+/** Built-ins loaded on first use, so runs of other agents never load the model SDK or sharp. */
+const lazy: Record<string, () => Promise<Agent>> = {
+  'openai-cua': async () => (await import('./openai-cua/index.ts')).openaiCua,
+  'openai-chat': async () => (await import('./openai-chat/index.ts')).openaiChat,
+  replay: async () => (await import('./replay/index.ts')).replay,
+}
+
 /** Adds an agent under its name (for agents defined in code, e.g. in a setup file). */
 export function registerAgent(agent: Agent): void {
   if (BUILTIN_AGENTS.includes(agent.name)) throw new Error(`"${agent.name}" is a built-in agent; pick another name`)
@@ -21,9 +28,15 @@ export function registerAgent(agent: Agent): void {
 export async function resolveAgent(name: string, modules: Record<string, string>): Promise<Agent> {
   const known = registered.get(name)
   if (known) return known
+  const builtin = lazy[name]
+  if (builtin) {
+    const agent = await builtin()
+    registered.set(name, agent)
+    return agent
+  }
   const modulePath = modules[name]
   if (!modulePath) {
-    const names = [...registered.keys(), ...Object.keys(modules)]
+    const names = [...new Set([...registered.keys(), ...Object.keys(lazy), ...Object.keys(modules)])]
     throw new Error(`unknown agent "${name}" (known: ${names.join(', ')})`)
   }
   const loaded: { default?: unknown } = await import(/* @vite-ignore */ modulePath)

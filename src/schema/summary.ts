@@ -30,6 +30,10 @@ export const RunSummary = z.object({
   totals: Tally,
   by_suite: z.record(z.string(), Tally),
   by_difficulty: z.record(z.string(), Tally),
+  /** OSUniverse's levels (paper..gold), for desktop tasks. */
+  by_level: z.record(z.string(), Tally),
+  /** OSUniverse's weighted score in percent: passed and total weighted 0.5/1/2/4/8 by level; null without levelled tasks. */
+  weighted_score: z.number().nullable(),
   duration: z.object({ all: DurationStats, passed: DurationStats }),
   tokens: z.object({
     input: z.number().int(),

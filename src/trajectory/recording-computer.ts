@@ -121,6 +121,11 @@ export class RecordingComputer implements Computer {
       error = err instanceof Error ? err.message.split('\n')[0]! : String(err)
     }
     const shot = await this.inner.screenshot().catch(() => null)
+    if (!shot) {
+      // No screenshot usually means the sandbox died (a killed container).
+      const gone = await this.options.gone?.().catch(() => null)
+      if (gone) throw new SandboxGoneError(gone)
+    }
     this.lastShot = shot
     const url = await this.inner.currentUrl().catch(() => null)
     await this.recorder.recordStep({ action, screenshot: shot, url, error })

@@ -17,7 +17,7 @@ describe('bad input gets one clear line', { timeout: 120_000 }, () => {
   test('an unknown agent name', async () => {
     const run = await runBenchmark(['tasks/omnizon'], { AGENTEST_AGENT: 'gpt-9' })
     expect(run.code).toBe(1)
-    expectOneLine(run.stderr, 'agentest: AGENTEST_AGENT: unknown agent "gpt-9" (known: oracle, nop, near-miss)')
+    expectOneLine(run.stderr, 'agentest: AGENTEST_AGENT: unknown agent "gpt-9" (known: oracle, nop, near-miss, openai-cua, openai-chat, replay)')
   })
 
   test('malformed YAML', async () => {
@@ -42,11 +42,13 @@ describe('bad input gets one clear line', { timeout: 120_000 }, () => {
     expectOneLine(run.stderr, 'agentest: browser.executable_path: no browser at /nonexistent/chromium (fix the path, or unset it to search)')
   })
 
-  test('a task without a goal names the file and the field', async () => {
-    const run = await runBenchmark(['--config', 'test/fixtures/bad-tasks.vitest.config.ts'])
+  test('a task without a goal, or with an unknown image or level, names the file and the field', async () => {
+    const run = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts'])
     expect(run.code).toBe(1)
     const output = run.stdout + run.stderr
     expect(output).toContain('test/fixtures/bad-tasks/no-goal.task.ts: agentTest(): goal: every task needs a goal')
+    expect(output).toMatch(/test\/fixtures\/bad-tasks\/unknown-image\.task\.ts: agentTest\(\): desktop_image: .*"agentest\/desktop"/)
+    expect(output).toMatch(/test\/fixtures\/bad-tasks\/unknown-level\.task\.ts: agentTest\(\): level: .*"paper"/)
     // No stack frames or code frame: just the line.
     expect(output).not.toMatch(/^\s+at |❯ .*\.ts:\d+:\d+/m)
   })

@@ -64,3 +64,8 @@ export function taskIds(suite: string): string[] {
     .map((f) => f.replace(/\.task\.ts$/, ''))
     .sort()
 }
+
+/** How many task files a suite folder holds, subfolders included. */
+export function taskFileCount(suite: string): number {
+  return readdirSync(join(ROOT, 'tasks', suite), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.task.ts')).length
+}

@@ -1,5 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { durationStats } from '../../reporters/stats.ts'
+import { durationStats, weightedScore } from '../../reporters/stats.ts'
+import type { TestCaseRun } from '../../src/schema/run.ts'
 
 describe('durationStats', () => {
   test('mean, median and nearest-rank p90', () => {
@@ -14,5 +15,20 @@ describe('durationStats', () => {
 
   test('no durations give nulls, not zeros', () => {
     expect(durationStats([])).toEqual({ count: 0, mean_ms: null, median_ms: null, p90_ms: null })
+  })
+})
+
+describe('weightedScore', () => {
+  const run = (level: TestCaseRun['level'], status: TestCaseRun['status']) => ({ level, status }) as TestCaseRun
+
+  test('weights levels 0.5/1/2/4/8 as OSUniverse does', () => {
+    // passed: paper (0.5) + gold (8) = 8.5 of paper + wood + gold = 9.5
+    const runs = [run('paper', 'passed'), run('wood', 'failed'), run('gold', 'passed')]
+    expect(weightedScore(runs)).toBeCloseTo((8.5 / 9.5) * 100)
+  })
+
+  test('skipped and unlevelled tasks do not count', () => {
+    expect(weightedScore([run('silver', 'skipped'), run(null, 'passed')])).toBeNull()
+    expect(weightedScore([run('silver', 'error'), run('bronze', 'passed')])).toBeCloseTo((2 / 6) * 100)
   })
 })

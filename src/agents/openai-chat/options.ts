@@ -1,0 +1,14 @@
+import { z } from 'zod'
+import { ModelOptions } from '../shared/options.ts'
+
+export const ChatOptions = ModelOptions.extend({
+  /** What the model gets after each action; desktops (no accessibility tree) always get screenshots. */
+  observation: z.enum(['screenshot', 'axtree', 'both']).default('screenshot'),
+  /** Screenshots kept in the history; older ones are replaced by a note, to bound the prompt. */
+  keep_screenshots: z.number().int().min(1).default(3),
+  /** Longest accessibility tree sent, in characters (the rest is cut with a note). */
+  axtree_max_chars: z.number().int().min(1000).default(30_000),
+  /** `required` makes the model call a tool every turn, where the server supports it. */
+  tool_choice: z.enum(['auto', 'required']).default('auto'),
+}).strict()
+export type ChatOptions = z.infer<typeof ChatOptions>

@@ -1,0 +1,40 @@
+import { z } from 'zod'
+import { performAction } from '../../computer/computer.ts'
+import { recordKey } from '../../schema/task.ts'
+import { defineAgent } from '../agent.ts'
+import { parseOptions } from '../shared/options.ts'
+import { findRecordedRun, loadRecordedRun, rebase, recordedOrigin, recordedSteps } from './recorded-run.ts'
+
+export const ReplayOptions = z
+  .object({
+    /** A `<task>.json`, a run folder, or a run id under the results dir. */
+    from: z.string().min(1),
+    /** Give the recorded final answer too. */
+    answer: z.boolean().default(true),
+  })
+  .strict()
+export type ReplayOptions = z.infer<typeof ReplayOptions>
+
+/**
+ * `replay`: performs the actions of a recorded TestCaseRun again, with their thoughts, and gives
+ * its final answer, to reproduce a run. URLs of the recorded clone are moved to today's origin.
+ */
+export const replay = defineAgent({
+  name: 'replay',
+  async run({ task, computer, think, config, resultsDir }) {
+    const options = parseOptions('replay', ReplayOptions, config.options)
+    const file = findRecordedRun(options.from, recordKey(task), resultsDir ?? null)
+    const recorded = loadRecordedRun(file)
+    if (recorded.id !== task.id) throw new Error(`${file} records task ${recorded.id}, not ${task.id}`)
+    const from = recordedOrigin(recorded)
+    const now = await computer.currentUrl()
+    const to = now && /^https?:/.test(now) ? new URL(now).origin : null
+    for (const { action, thought } of recordedSteps(recorded)) {
+      if (thought) think(thought)
+      await performAction(computer, action.type === 'goto' ? { ...action, url: rebase(action.url, from, to) } : action)
+    }
+    return { answer: options.answer ? recorded.final_answer : null }
+  },
+})
+
+export { findRecordedRun, loadRecordedRun, loadRunFolder, recordedSteps, recordedOrigin, rebase } from './recorded-run.ts'

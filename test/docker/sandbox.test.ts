@@ -1,0 +1,119 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { allXKeysyms } from '../../src/computer/x-keys.ts'
+import { ensureImage, imageDir, LABEL, removeDeadRunContainers, removeRunContainers } from '../../src/docker/index.ts'
+import { DesktopSandbox, SetupCommandError } from '../../src/sandbox/desktop.ts'
+import { ROOT } from '../e2e/run-benchmark.ts'
+import { docker, noDocker } from './docker-available.ts'
+
+const RUN = `docker-test-${process.pid}`
+
+describe.skipIf(noDocker)('the desktop sandbox on a real engine', { timeout: 300_000 }, () => {
+  let image = ''
+  let sandbox: DesktopSandbox
+
+  beforeAll(async () => {
+    image = await ensureImage(docker, 'agentest/desktop', imageDir(ROOT, 'agentest/desktop'), () => {})
+    sandbox = await DesktopSandbox.open({ docker, image, runId: RUN, taskId: 'sandbox-test', setupCmd: 'echo ready > ~/setup.txt', network: false })
+  }, 300_000)
+
+  afterAll(async () => {
+    await removeRunContainers(docker, RUN)
+  })
+
+  test('a named, labelled, limited container without network, privileges or capabilities', async () => {
+    expect(sandbox.name).toMatch(/^agentest-sandbox-test-[0-9a-f]{8}$/)
+    const info = await sandbox.container.inspect()
+    expect(info.Config.Labels).toMatchObject({ [LABEL.run]: RUN, [LABEL.task]: 'sandbox-test', [LABEL.managed]: 'true' })
+    expect(info.HostConfig).toMatchObject({
+      Memory: 2048 * 1024 * 1024,
+      NanoCpus: 1e9,
+      PidsLimit: 512,
+      NetworkMode: 'none',
+      Privileged: false,
+      CapDrop: ['ALL'],
+    })
+    expect(info.HostConfig.SecurityOpt).toContain('no-new-privileges')
+  })
+
+  test('setup_cmd ran as the desktop user before the task', async () => {
+    const result = await sandbox.shell('cat ~/setup.txt; id -un')
+    expect(result.stdout.toString()).toBe('ready\nagent\n')
+  })
+
+  test('exec returns stdout, stderr and the exit code', async () => {
+    const result = await sandbox.shell('echo out; echo err >&2; exit 7')
+    expect(result.stdout.toString()).toBe('out\n')
+    expect(result.stderr.toString()).toBe('err\n')
+    expect(result.exitCode).toBe(7)
+    expect(result.timedOut).toBe(false)
+  })
+
+  test('a timeout kills the command inside the container, leaving nothing behind', async () => {
+    const result = await sandbox.shell('sleep 300 & sleep 301', 1_500)
+    expect(result.timedOut).toBe(true)
+    await new Promise((resolve) => setTimeout(resolve, 3_000))
+    const left = await sandbox.shell('pgrep -f "sleep 30[01]" || true')
+    expect(left.stdout.toString().trim()).toBe('')
+  })
+
+  test('readFile and writeFile go through the archive API, byte for byte', async () => {
+    const bytes = Buffer.from([0, 1, 2, 255, 10, 13, 0x89, 0x50])
+    await sandbox.writeFile('/home/agent/Documents/blob.bin', bytes)
+    expect(await sandbox.readFile('/home/agent/Documents/blob.bin')).toEqual(bytes)
+    const owner = await sandbox.shell('stat -c %U ~/Documents/blob.bin')
+    expect(owner.stdout.toString().trim()).toBe('agent')
+  })
+
+  test('screenshots are 1280x800 PNGs of the X display', async () => {
+    const png = await sandbox.computer.screenshot()
+    expect(png.subarray(1, 4).toString()).toBe('PNG')
+    expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, 800])
+  })
+
+  test('the computer types, presses chords and scrolls in a real app', async () => {
+    await sandbox.shell('touch ~/typed.txt; (mousepad ~/typed.txt >/dev/null 2>&1 &)')
+    await new Promise((resolve) => setTimeout(resolve, 2_500))
+    await sandbox.computer.type('first line\nsecond: "quoted" $HOME & more')
+    await sandbox.computer.scroll(640, 400, 0, -300)
+    await sandbox.computer.keypress(['CTRL', 's'])
+    await new Promise((resolve) => setTimeout(resolve, 500))
+    expect((await sandbox.readFile('/home/agent/typed.txt')).toString()).toBe('first line\nsecond: "quoted" $HOME & more')
+  })
+
+  test('every keysym of the key table is one X knows', async () => {
+    const keysyms = allXKeysyms().filter((k) => !['ctrl', 'alt', 'shift', 'super'].includes(k))
+    const script = keysyms.map((k) => `xdotool key --clearmodifiers ${k} 2>&1 | sed 's/^/${k}: /'`).join('; ')
+    const result = await sandbox.shell(`export DISPLAY=:99; ${script}`, 120_000)
+    expect(result.stdout.toString().trim()).toBe('')
+  })
+
+  test('a failing setup_cmd is an error carrying its stderr, and its container is gone', async () => {
+    const failing = DesktopSandbox.open({
+      docker,
+      image,
+      runId: RUN,
+      taskId: 'setup-fails',
+      setupCmd: 'echo "cannot open workbook" >&2; exit 3',
+      network: false,
+    })
+    await expect(failing).rejects.toThrow(SetupCommandError)
+    await expect(failing).rejects.toThrow('setup_cmd failed (exit 3): cannot open workbook')
+    const left = await docker.listContainers({ all: true, filters: { label: [`${LABEL.task}=setup-fails`] } })
+    expect(left).toEqual([])
+  })
+
+  test('cleanup removes a run by label, and leftovers of dead runs', async () => {
+    const dead = await docker.createContainer({
+      Image: image,
+      name: `agentest-dead-run-${process.pid}`,
+      Labels: { [LABEL.managed]: 'true', [LABEL.run]: 'long-gone', [LABEL.task]: 't', [LABEL.pid]: '999999', [LABEL.host]: (await import('node:os')).hostname() },
+    })
+    const removed = await removeDeadRunContainers(docker)
+    expect(removed).toContain(`agentest-dead-run-${process.pid}`)
+    await expect(dead.inspect()).rejects.toThrow()
+    // Our own run is alive, so it is not a dead run's leftover.
+    expect(await sandbox.isRunning()).toBe(true)
+    expect(await removeRunContainers(docker, RUN)).toContain(sandbox.name)
+    expect(await sandbox.isRunning()).toBe(false)
+  })
+})

@@ -1,0 +1,119 @@
+import { execFileSync } from 'node:child_process'
+import { existsSync } from 'node:fs'
+import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { describe, expect, test } from 'vitest'
+import { LABEL } from '../../src/docker/labels.ts'
+import { docker, noDocker } from '../docker/docker-available.ts'
+import { runBenchmark, taskFileCount } from './run-benchmark.ts'
+
+const count = taskFileCount('desktop')
+const FAULT_AGENTS = { AGENTEST_CONFIG: 'test/fixtures/faults.config.yaml' }
+
+/** Containers of runs whose id starts with this prefix, whatever their state. */
+async function containersOf(runPrefix: string): Promise<string[]> {
+  const all = await docker.listContainers({ all: true, filters: { label: [LABEL.managed] } })
+  return all.filter((c) => c.Labels[LABEL.run]?.startsWith(runPrefix)).map((c) => c.Names[0] ?? c.Id)
+}
+
+/** Waits until a container of the run exists (the agent is running), then returns its id. */
+async function firstContainer(runPrefix: string, timeoutMs = 120_000): Promise<string> {
+  for (let waited = 0; waited < timeoutMs; waited += 250) {
+    const all = await docker.listContainers({ filters: { label: [LABEL.managed] } })
+    const found = all.find((c) => c.Labels[LABEL.run]?.startsWith(runPrefix))
+    if (found) return found.Id
+    await sleep(250)
+  }
+  throw new Error(`no container of ${runPrefix} appeared`)
+}
+
+describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 900_000 }, () => {
+  test('every desktop task passes under the oracle, and no container is left', async () => {
+    const name = `desktop-oracle-${process.pid}`
+    const run = await runBenchmark(['tasks/desktop'], { AGENTEST_AGENT: 'oracle', AGENTEST_RUN_NAME: name })
+    expect(run.code, run.stderr + run.stdout.slice(-4000)).toBe(0)
+    expect(run.results).toHaveLength(count)
+    for (const result of run.results) {
+      expect(result.status, `${result.id}: ${result.error?.message}`).toBe('passed')
+      expect(result.desktop_image).toBe('agentest/desktop')
+      expect(result.setup_cmd, result.id).toEqual(expect.any(String))
+      expect(result.level, result.id).toEqual(expect.any(String))
+      expect(result.trajectory.length, result.id).toBeGreaterThan(0)
+      for (const step of result.trajectory.filter((s) => s.action.type !== 'message')) {
+        expect(existsSync(join(run.runDir!, step.screenshot!)), `${result.id} step ${step.index}`).toBe(true)
+      }
+      expect(result.command_output_check_results.length + (result.final_answer ? 1 : 0), result.id).toBeGreaterThan(0)
+    }
+    expect(run.summary?.weighted_score).toBe(100)
+    expect(Object.keys(run.summary?.by_level ?? {}).sort()).toEqual(['bronze', 'gold', 'paper', 'silver', 'wood'])
+    expect(await containersOf(name)).toEqual([])
+  })
+
+  test('every desktop task fails under nop', async () => {
+    const run = await runBenchmark(['tasks/desktop'], { AGENTEST_AGENT: 'nop' })
+    expect(run.code).toBe(1)
+    expect(run.results).toHaveLength(count)
+    for (const result of run.results) expect(result.status, result.id).toBe('failed')
+  })
+
+  test('a failing setup_cmd ends the task as an error with its stderr', async () => {
+    const run = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts'], {
+      FIXTURE_TASKS: 'test/fixtures/desktop-tasks/failing-setup.task.ts',
+    })
+    expect(run.code).toBe(1)
+    expect(run.results).toHaveLength(1)
+    expect(run.results[0]?.status).toBe('error')
+    expect(run.results[0]?.error?.message).toContain('setup_cmd failed (exit 3): cannot open /data/workbook.xlsx')
+  })
+
+  test('a container killed mid-task ends that task with a recorded error; the others run on', async () => {
+    const name = `desktop-killed-${process.pid}`
+    const killFirst = async () => {
+      const id = await firstContainer(name)
+      await sleep(1_500)
+      await docker.getContainer(id).kill().catch(() => undefined)
+    }
+    const run = await runBenchmark(
+      ['tasks/desktop', '-t', 'desktop-(editor-note|terminal-hello)\\b', '--maxWorkers=1'],
+      { ...FAULT_AGENTS, AGENTEST_AGENT: 'wander', AGENTEST_MAX_STEPS: '25', AGENTEST_RUN_NAME: name },
+      killFirst,
+    )
+    expect(run.results).toHaveLength(2)
+    const [killed, other] = [...run.results].sort((a, b) => Date.parse(a.started_at) - Date.parse(b.started_at))
+    expect(killed?.status).toBe('error')
+    expect(killed?.error?.kind).toBe('sandbox_gone')
+    expect(killed?.error?.message).toMatch(/no longer running/)
+    expect(other?.agent_status, 'the next task ran its agent to the step budget').toBe('max_steps')
+    expect(await containersOf(name)).toEqual([])
+  })
+
+  test('Ctrl-C during a run leaves no container behind', async () => {
+    const name = `desktop-sigint-${process.pid}`
+    const interrupt = async () => {
+      await firstContainer(name)
+      await sleep(1_000)
+      const pids = execFileSync('pgrep', ['-f', `vitest.mjs run --project benchmark tasks/desktop`]).toString().trim().split('\n')
+      for (const pid of pids) process.kill(Number(pid), 'SIGINT')
+    }
+    await runBenchmark(['tasks/desktop'], { ...FAULT_AGENTS, AGENTEST_AGENT: 'hang', AGENTEST_MAX_STEPS: '1000', AGENTEST_RUN_NAME: name }, interrupt)
+    // The run's reaper removes them once the main process is gone; give it its sweep.
+    let left = await containersOf(name)
+    for (let waited = 0; left.length > 0 && waited < 25_000; waited += 500) {
+      await sleep(500)
+      left = await containersOf(name)
+    }
+    expect(left).toEqual([])
+  })
+
+  test('without a Docker engine, desktop tasks are skipped with the reason and browser tasks still run', async () => {
+    const run = await runBenchmark(['tasks/desktop', 'tasks/omnizon', '-t', 'desktop-editor-note\\b|omnizon-1\\b'], {
+      DOCKER_HOST: 'unix:///nonexistent/docker.sock',
+    })
+    expect(run.code, run.stderr).toBe(0)
+    const byId = Object.fromEntries(run.results.map((r) => [r.id, r]))
+    expect(byId['omnizon-1']?.status).toBe('passed')
+    expect(byId['desktop-editor-note']?.status).toBe('skipped')
+    expect(byId['desktop-editor-note']?.error?.message).toMatch(/^no Docker engine at unix:\/\/\/nonexistent\/docker\.sock/)
+    expect(run.summary?.totals).toMatchObject({ passed: 1, skipped: 1 })
+  })
+})
