@@ -43,3 +43,58 @@ else
   say "or point AGENTEST_BROWSER at a Chromium executable."
   exit 1
 fi
+
+# 3. A Docker engine for desktop sandboxes: DOCKER_HOST or the local socket; on Debian as root,
+#    install docker.io and start dockerd. Without one, desktop tasks are skipped (browser tasks run).
+docker_ok() { docker info >/dev/null 2>&1; }
+
+start_dockerd() {
+  say "starting dockerd (log: /var/log/agentest-dockerd.log)"
+  nohup dockerd >/var/log/agentest-dockerd.log 2>&1 &
+  for _ in $(seq 1 60); do
+    docker_ok && return 0
+    sleep 1
+  done
+  say "dockerd did not answer within 60 s; see /var/log/agentest-dockerd.log"
+  return 1
+}
+
+if docker_ok; then
+  say "docker: engine at ${DOCKER_HOST:-/var/run/docker.sock}"
+elif [ -z "${DOCKER_HOST:-}" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
+  if ! command -v dockerd >/dev/null 2>&1; then
+    say "installing Debian's docker.io"
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends docker.io >/dev/null
+  fi
+  start_dockerd || true
+else
+  say "no Docker engine answers at ${DOCKER_HOST:-/var/run/docker.sock}: install Docker Engine"
+  say "  (https://docs.docker.com/engine/install/) or set DOCKER_HOST; desktop tasks will be skipped."
+fi
+
+# 4. Sandbox images. No registry may be reachable: when debian:bookworm-slim cannot be pulled,
+#    it is bootstrapped under the same tag, so every Dockerfile stays an ordinary FROM line.
+if docker_ok; then
+  if ! docker image inspect debian:bookworm-slim >/dev/null 2>&1; then
+    if timeout 60 docker pull -q debian:bookworm-slim >/dev/null 2>&1; then
+      say "pulled debian:bookworm-slim"
+    else
+      mirror="${AGENTEST_DEBIAN_MIRROR:-http://deb.debian.org/debian}"
+      say "no registry: bootstrapping debian:bookworm-slim with debootstrap from $mirror"
+      command -v debootstrap >/dev/null 2>&1 || {
+        export DEBIAN_FRONTEND=noninteractive
+        apt-get update -qq && apt-get install -y -qq debootstrap >/dev/null
+      }
+      rootfs=".cache/debootstrap/bookworm"
+      rm -rf "$rootfs" && mkdir -p "$rootfs"
+      debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >.cache/debootstrap/log.txt 2>&1 \
+        || { say "debootstrap failed; see .cache/debootstrap/log.txt"; exit 1; }
+      tar -C "$rootfs" -c . | docker import - debian:bookworm-slim >/dev/null
+      rm -rf "$rootfs"
+      say "imported debian:bookworm-slim"
+    fi
+  fi
+  npx tsx scripts/build-images.ts
+fi
