@@ -19,6 +19,8 @@ describe('CUA key names to Playwright keys', () => {
     ['F5', 'F5'],
     ['a', 'a'],
     ['/', '/'],
+    ['slash', '/'],
+    ['plus', '+'],
   ])('%s -> %s', (cua, playwright) => {
     expect(toPlaywrightKey(cua)).toBe(playwright)
   })
