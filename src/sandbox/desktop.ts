@@ -158,14 +158,17 @@ export class DesktopSandbox {
     let last = ''
     let stableSince = Date.now()
     while (Date.now() < deadline) {
-      const probe = await this.exec(['sh', '-c', 'xdotool search --onlyvisible --name "" 2>/dev/null | sort; xdotool getactivewindow 2>/dev/null'], {
-        timeoutMs: 5_000,
-      }).catch(() => null)
+      // The window list, the focused window and a hash of the screen's pixels: a terminal's
+      // prompt appearing counts as a change, so typing waits for the shell.
+      const probe = await this.exec(
+        ['sh', '-c', 'xdotool search --onlyvisible --name "" 2>/dev/null | sort; xdotool getactivewindow 2>/dev/null; import -window root rgb:- | md5sum'],
+        { timeoutMs: 5_000 },
+      ).catch(() => null)
       const state = probe?.stdout.toString() ?? ''
       if (state !== last) {
         last = state
         stableSince = Date.now()
-      } else if (Date.now() - stableSince >= 1_000 && (state.trim() !== '' || Date.now() - started > 6_000)) {
+      } else if (Date.now() - stableSince >= 1_200 && (/^\d+$/m.test(state) || Date.now() - started > 6_000)) {
         // Settled: windows are up (or, after a while, the setup opened none).
         break
       }
