@@ -86,6 +86,14 @@ describe('faults end one task with a recorded error; the others go on', { timeou
     expect(result!.trajectory.length).toBeLessThan(40)
   })
 
+  test("loading a blocklisted URL (the grader's /finish) ends the task with a recorded error", async () => {
+    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-1\\b'], { ...FAULT_AGENTS, AGENTEST_AGENT: 'peek' })
+    const [result] = run.results
+    expect(result?.status).toBe('error')
+    expect(result?.error?.kind).toBe('blocked_url')
+    expect(result?.error?.message).toMatch(/blocked URL: http:\/\/127\.0\.0\.1:\d+\/finish/)
+  })
+
   test('max_steps stops the loop', async () => {
     const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-1\\b'], {
       ...FAULT_AGENTS,
