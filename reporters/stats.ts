@@ -4,8 +4,9 @@ import { LEVEL_WEIGHT } from '../src/schema/task.ts'
 
 export function tally(runs: readonly TestCaseRun[]): Tally {
   const count = (status: TestCaseRun['status']) => runs.filter((r) => r.status === status).length
-  const skipped = count('skipped')
-  const scored = runs.length - skipped
+  const unscored = runs.filter(isUnscored).length
+  const skipped = count('skipped') - unscored
+  const scored = runs.length - skipped - unscored
   const passed = count('passed')
   return {
     total: runs.length,
@@ -14,8 +15,14 @@ export function tally(runs: readonly TestCaseRun[]): Tally {
     error: count('error'),
     timeout: count('timeout'),
     skipped,
+    unscored,
     success_rate: scored > 0 ? passed / scored : null,
   }
+}
+
+/** Skipped because a judged check has no verdict, rather than for want of a sandbox. */
+export function isUnscored(run: TestCaseRun): boolean {
+  return run.status === 'skipped' && run.check_results.some((c) => c.judge && c.score === -1)
 }
 
 export function groupBy(runs: readonly TestCaseRun[], key: (run: TestCaseRun) => string | null): Record<string, Tally> {

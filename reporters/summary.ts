@@ -7,6 +7,7 @@ import { RunSummary, type Tally } from '../src/schema/summary.ts'
 import { durationStats, groupBy, tally, weightedScore } from './stats.ts'
 import { Level } from '../src/schema/task.ts'
 import { toTestCaseRun } from './to-testcase-run.ts'
+import { runCost } from './cost.ts'
 import { writeJsonAtomic } from './write-json.ts'
 
 /** Collects every task's result and writes `summary.json` plus a table on the console. */
@@ -60,6 +61,7 @@ export function buildSummary(runs: TestCaseRun[], run: ResolvedRun, startedAt: D
       validation_input: sum(sorted, (r) => r.validation_input_tokens),
       validation_output: sum(sorted, (r) => r.validation_output_tokens),
     },
+    ...(Object.keys(run.config.prices).length ? { cost: runCost(sorted, run.config.prices) } : {}),
     tasks: sorted.map((r) => ({ id: recordKey(r), status: r.status, duration_ms: r.duration_ms, file: r.file })),
   })
 }
@@ -69,7 +71,7 @@ function sum(runs: TestCaseRun[], value: (run: TestCaseRun) => number): number {
 }
 
 export function renderTable(summary: RunSummary): string[] {
-  const rows: string[][] = [['', 'tasks', 'passed', 'failed', 'error', 'timeout', 'skipped', 'success']]
+  const rows: string[][] = [['', 'tasks', 'passed', 'failed', 'error', 'timeout', 'skipped', 'unscored', 'success']]
   const row = (label: string, t: Tally) => [
     label,
     String(t.total),
@@ -78,6 +80,7 @@ export function renderTable(summary: RunSummary): string[] {
     String(t.error),
     String(t.timeout),
     String(t.skipped),
+    String(t.unscored),
     t.success_rate === null ? '—' : `${(t.success_rate * 100).toFixed(1)}%`,
   ]
   for (const [name, t] of Object.entries(summary.by_suite)) rows.push(row(`suite ${name}`, t))
@@ -106,6 +109,12 @@ export function renderTable(summary: RunSummary): string[] {
     `  duration all: mean ${seconds(d.all.mean_ms)} · median ${seconds(d.all.median_ms)} · p90 ${seconds(d.all.p90_ms)}` +
       `   passed: mean ${seconds(d.passed.mean_ms)} · median ${seconds(d.passed.median_ms)} · p90 ${seconds(d.passed.p90_ms)}`,
     ...(summary.weighted_score === null ? [] : [`  weighted score (OSUniverse levels): ${summary.weighted_score.toFixed(1)}%`]),
-    `  tokens: agent ${summary.tokens.input} in / ${summary.tokens.output} out · grader ${summary.tokens.validation_input} in / ${summary.tokens.validation_output} out`,
+    `  tokens: agent ${summary.tokens.input} in / ${summary.tokens.output} out${usd(summary.cost?.agent)} · grader ${summary.tokens.validation_input} in / ${summary.tokens.validation_output} out${usd(summary.cost?.grader)}`,
   ]
+}
+
+/** " ($0.0123)" when priced; nothing without a price table; " ($?)" for a model without a price. */
+function usd(cost: number | null | undefined): string {
+  if (cost === undefined) return ''
+  return cost === null ? ' ($?)' : ` ($${cost.toFixed(4)})`
 }

@@ -2,6 +2,7 @@ import type { TestCase as VitestTestCase } from 'vitest/node'
 import { TestCaseRun, type RunStatus, type RunError } from '../src/schema/run.ts'
 import type { ResolvedRun } from '../src/schema/config.ts'
 import type { AgentestMeta } from '../src/fixtures/meta.ts'
+import { aiGrading, withJudgedChecks } from '../src/grading/index.ts'
 import '../src/fixtures/meta.ts'
 
 /**
@@ -28,9 +29,14 @@ export function toTestCaseRun(test: VitestTestCase, run: ResolvedRun): TestCaseR
     : null
   const now = new Date().toISOString()
   const duration = test.diagnostic()?.duration ?? 0
+  const checkResults = record?.check_results ?? []
+  // A task skipped at the end of its body (a judged check without a verdict) says why in its note.
+  const skipNote = result.state === 'skipped' ? result.note : undefined
 
   const candidate: TestCaseRun = {
     ...meta.task,
+    // Judged checks are kept with their kind and rubric, so the run can be re-graded from its evidence.
+    checks: withJudgedChecks(meta.task.checks, checkResults),
     schema_version: 1,
     run_id: record?.run_id ?? run.run_id,
     test_name: test.fullName,
@@ -44,18 +50,20 @@ export function toTestCaseRun(test: VitestTestCase, run: ResolvedRun): TestCaseR
     result: record?.result ?? null,
     final_answer: record?.final_answer ?? null,
     final_state: record?.final_state ?? null,
-    check_results: record?.check_results ?? [],
+    check_results: checkResults,
     command_output_check_results: record?.command_output_check_results ?? [],
     input_tokens: record?.input_tokens ?? 0,
     output_tokens: record?.output_tokens ?? 0,
-    ai_score: -1,
-    ai_comment: null,
+    ...aiGrading(checkResults),
     human_score: -1,
     human_comment: null,
-    validation_input_tokens: 0,
-    validation_output_tokens: 0,
     // The agent's own error wins; otherwise the test's (a failed check, or a setup failure).
-    error: record?.error && record.error.kind !== 'max_steps' ? record.error : status === 'passed' ? null : (testError ?? record?.error ?? null),
+    error:
+      record?.error && record.error.kind !== 'max_steps'
+        ? record.error
+        : status === 'passed'
+          ? null
+          : (testError ?? (status === 'skipped' && skipNote ? { kind: 'unscored', message: skipNote } : (record?.error ?? null))),
     started_at: record?.started_at ?? now,
     finished_at: record?.finished_at ?? now,
     duration_ms: record?.duration_ms ?? Math.round(duration),

@@ -22,6 +22,13 @@ export interface AgentContext {
   reference: (() => Promise<string | null>) | null
   /** The folder holding the run folders (absolute), e.g. for `replay` to find an earlier run. */
   resultsDir?: string
+  /** Reports tokens and the model as the agent goes, so they are on record even if it fails. */
+  meter?: AgentMeter
+}
+
+export interface AgentMeter {
+  addTokens(input: number | null | undefined, output: number | null | undefined): void
+  setModel(model: string): void
 }
 
 export interface AgentOutcome {

@@ -20,10 +20,19 @@ const ENV_OVERRIDES = {
   AGENTEST_BROWSER: { path: ['browser', 'executable_path'], read: text },
   AGENTEST_OMNIZON_URL: { path: ['apps', 'omnizon', 'url'], read: text },
   AGENTEST_KEEP_CONTAINERS: { path: ['docker', 'keep_on_failure'], read: boolean },
+  AGENTEST_GRADER_MODEL: { path: ['grader', 'model'], read: list },
+  AGENTEST_GRADER_BASE_URL: { path: ['grader', 'base_url'], read: text },
+  AGENTEST_GRADER_API_KEY_ENV: { path: ['grader', 'api_key_env'], read: text },
 } as const
 
 function text(value: string): string {
   return value
+}
+
+/** "a,b,c" is a list (grader models that vote); one name stays a name. */
+function list(value: string): string | string[] {
+  const items = value.split(',').map((item) => item.trim()).filter(Boolean)
+  return items.length > 1 ? items : value.trim()
 }
 
 function boolean(value: string): boolean | string {

@@ -1,5 +1,6 @@
 import type { ExpectStatic } from 'vitest'
 import type { CheckResult } from '../schema/run.ts'
+import { Judge } from './judge/judge.ts'
 
 export type RecordCheck = (check: CheckResult) => void | Promise<void>
 
@@ -12,15 +13,16 @@ const MODIFIERS = new Set(['not', 'resolves', 'rejects', 'to', 'be', 'been', 'is
  * end with every failure listed instead of stopping at the first.
  */
 export function recordingExpect(base: ExpectStatic, record: RecordCheck): ExpectStatic {
-  const wrapAssertion = (assertion: object, label: string | undefined, where: string): object =>
+  // `records: false` for judged checks: the judge records them itself (score, tokens, votes).
+  const wrapAssertion = (assertion: object, label: string | undefined, where: string, records = true): object =>
     new Proxy(assertion, {
       get(target, prop, receiver) {
         const value: unknown = Reflect.get(target, prop, receiver)
         if (typeof prop !== 'string' || prop === 'then') return value
         if (typeof value === 'function' && !MODIFIERS.has(prop)) {
-          return wrapMatcher(value as (...args: unknown[]) => unknown, target, prop, label, where)
+          return wrapMatcher(value as (...args: unknown[]) => unknown, target, prop, label, where, records)
         }
-        if (typeof value === 'object' && value !== null) return wrapAssertion(value, label, where)
+        if (typeof value === 'object' && value !== null) return wrapAssertion(value, label, where, records)
         return value
       },
     })
@@ -31,14 +33,15 @@ export function recordingExpect(base: ExpectStatic, record: RecordCheck): Expect
     name: string,
     label: string | undefined,
     where: string,
+    records: boolean,
   ) =>
     (...args: unknown[]): unknown => {
       const check = label ?? `${name}(${args.map(preview).join(', ')})${where ? ` at ${where}` : ''}`
-      const pass = () => record(passed(check))
+      const pass = () => (records ? record(passed(check)) : undefined)
       const fail = (error: unknown) => {
         const message = error instanceof Error ? error.message : String(error)
         // Record first: once expect.soft marks the test failed, Vitest takes no more annotations.
-        const recorded = record(failed(check, message))
+        const recorded = records ? record(failed(check, message)) : undefined
         // Re-raise through expect.soft so Vitest marks the test failed, with the original diff.
         base.soft(error).toBeAgentestCheckPass()
         return recorded
@@ -55,12 +58,14 @@ export function recordingExpect(base: ExpectStatic, record: RecordCheck): Expect
       return result
     }
 
-  const wrapCall = (call: (...args: unknown[]) => object) => (actual: unknown, label?: string) =>
-    wrapAssertion(call(actual, label), label, callerLocation())
+  const assertionOf = (call: (actual: unknown, label?: string) => object, actual: unknown, label: string | undefined): object =>
+    // The label names the judged check instead of prefixing its message, which must stay the recorded one.
+    actual instanceof Judge ? wrapAssertion(call(actual.named(label ?? null)), label, '', false) : wrapAssertion(call(actual, label), label, callerLocation())
+  const wrapCall = (call: (...args: unknown[]) => object) => (actual: unknown, label?: string) => assertionOf(call, actual, label)
 
   return new Proxy(base, {
     apply(target, thisArg, args: [unknown, string?]) {
-      return wrapAssertion(Reflect.apply(target, thisArg, args) as object, args[1], callerLocation())
+      return assertionOf((...call) => Reflect.apply(target, thisArg, call) as object, args[0], args[1])
     },
     get(target, prop, receiver) {
       const value: unknown = Reflect.get(target, prop, receiver)

@@ -73,6 +73,59 @@ export const AppsConfig = z
   .strict()
 export type AppsConfig = z.infer<typeof AppsConfig>
 
+const EnvName = z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name')
+
+/** One grader model; an entry may name its own endpoint and key variable (else the grader's). */
+export const GraderModel = z.union([
+  z.string().min(1),
+  z
+    .object({
+      model: z.string().min(1),
+      base_url: z.url().nullable().default(null),
+      api_key_env: EnvName.nullable().default(null),
+    })
+    .strict(),
+])
+export type GraderModel = z.infer<typeof GraderModel>
+
+/**
+ * The LLM grader of judged checks (`expect(judge)...`). Without a model, judged checks are
+ * unscored and their tasks end as skipped ("needs a grader model"), never as passed.
+ */
+export const GraderConfig = z
+  .object({
+    /** The judge model, or a list of them that decides by majority (use an odd number). */
+    model: z.union([GraderModel, z.array(GraderModel).min(1)]).nullable().default(null),
+    /** An OpenAI-compatible endpoint; null: OPENAI_BASE_URL, else api.openai.com. */
+    base_url: z.url().nullable().default(null),
+    /** Name of the variable holding the key; the key itself never goes in the config. */
+    api_key_env: EnvName.default('OPENAI_API_KEY'),
+    temperature: z.number().min(0).max(2).nullable().default(0),
+    /** One call's limit; a slower call is retried. */
+    timeout_ms: z.number().int().positive().default(120_000),
+    /** Retries of a failed call (5xx, 429, timeouts) and of an unparsable verdict. */
+    retries: z.number().int().min(0).max(10).default(2),
+    /** Screenshots are scaled to fit this many pixels on their long side before they are sent. */
+    max_image_px: z.number().int().min(64).max(4096).default(768),
+    /** A flow check sends at most this many step screenshots (first, last and evenly between). */
+    max_flow_screenshots: z.number().int().positive().max(500).default(50),
+    /** json_schema: structured output; json_object or text for servers without it (the prompt asks for JSON anyway). */
+    response_format: z.enum(['json_schema', 'json_object', 'text']).default('json_schema'),
+  })
+  .strict()
+  .refine((g) => g.model !== null || g.base_url === null, {
+    path: ['model'],
+    message: 'a grader needs a model (set grader.model or AGENTEST_GRADER_MODEL)',
+  })
+export type GraderConfig = z.infer<typeof GraderConfig>
+
+/** USD per million tokens, by model name: the summary prices agent and grader tokens with it. */
+export const Prices = z.record(
+  z.string().min(1),
+  z.object({ input: z.number().nonnegative(), output: z.number().nonnegative() }).strict(),
+)
+export type Prices = z.infer<typeof Prices>
+
 export const Config = z
   .object({
     agent: AgentConfig.default(AgentConfig.parse({})),
@@ -82,6 +135,8 @@ export const Config = z
     browser: BrowserConfig.default(BrowserConfig.parse({})),
     apps: AppsConfig.default(AppsConfig.parse({})),
     docker: DockerConfig.default(DockerConfig.parse({})),
+    grader: GraderConfig.default(GraderConfig.parse({})),
+    prices: Prices.default({}),
     /** User agents: name -> module path (relative to the config file) whose default export is defineAgent(...). */
     agents: z.record(AgentName, z.string().min(1)).default({}),
   })

@@ -1,6 +1,7 @@
 export * from './action.ts'
 export * from './task.ts'
 export * from './run.ts'
+export * from './grading.ts'
 export * from './config.ts'
 export * from './summary.ts'
 export * from './omnizon.ts'

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { StepAction } from './action.ts'
 import { TestCase } from './task.ts'
+import { JudgedCheck } from './grading.ts'
 
 /** One recorded step of a trajectory. `screenshot` is a PNG path relative to the run folder. */
 export const Step = z.object({
@@ -23,6 +24,8 @@ export const CheckResult = z.object({
   message: z.string().nullable(),
   input_tokens: z.number().int().nonnegative(),
   output_tokens: z.number().int().nonnegative(),
+  /** Set on judged checks (an LLM grader's verdict): what was asked and how each grader voted. */
+  judge: JudgedCheck.optional(),
 })
 export type CheckResult = z.infer<typeof CheckResult>
 

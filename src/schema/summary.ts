@@ -15,7 +15,9 @@ export const Tally = z.object({
   error: z.number().int(),
   timeout: z.number().int(),
   skipped: z.number().int(),
-  /** passed / (total - skipped); null when nothing was scored. */
+  /** Skipped because a judged check got no verdict (no grader, or a grader fault): neither passed nor failed. */
+  unscored: z.number().int().default(0),
+  /** passed / (total - skipped - unscored); null when nothing was scored. */
   success_rate: z.number().nullable(),
 })
 export type Tally = z.infer<typeof Tally>
@@ -41,6 +43,8 @@ export const RunSummary = z.object({
     validation_input: z.number().int(),
     validation_output: z.number().int(),
   }),
+  /** USD, from the config's `prices` (per million tokens); null where a model has no price. Absent without prices. */
+  cost: z.object({ agent: z.number().nullable(), grader: z.number().nullable() }).optional(),
   tasks: z.array(z.object({ id: z.string(), status: z.string(), duration_ms: z.number(), file: z.string() })),
 })
 export type RunSummary = z.infer<typeof RunSummary>

@@ -55,8 +55,8 @@ export class Recorder {
 
   async recordCheck(check: CheckResult): Promise<void> {
     this.checks.push(check)
-    const mark = check.passed ? '✓' : '✗'
-    await this.show(`${mark} ${check.check}${check.passed || !check.message ? '' : `: ${check.message}`}`, 'check', null)
+    const mark = check.score < 0 ? '○' : check.passed ? '✓' : '✗'
+    await this.show(`${mark} ${check.check}${(check.passed && !check.judge) || !check.message ? '' : `: ${check.message}`}`, 'check', null)
   }
 
   /** Saves a PNG under the task's folder and returns its path relative to the run folder. */

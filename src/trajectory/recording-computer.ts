@@ -120,7 +120,8 @@ export class RecordingComputer implements Computer {
       if (gone) throw new SandboxGoneError(gone)
       error = err instanceof Error ? err.message.split('\n')[0]! : String(err)
     }
-    const shot = await this.inner.screenshot().catch(() => null)
+    // One retry: a page mid-navigation on a loaded machine can miss a capture.
+    const shot = await this.inner.screenshot().catch(() => this.inner.screenshot()).catch(() => null)
     if (!shot) {
       // No screenshot usually means the sandbox died (a killed container).
       const gone = await this.options.gone?.().catch(() => null)

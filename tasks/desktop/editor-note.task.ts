@@ -1,4 +1,5 @@
 import { agentTest } from 'agentest'
+import { launch } from './support.ts'
 
 const test = agentTest({
   id: 'desktop-editor-note',
@@ -6,7 +7,7 @@ const test = agentTest({
   category: 'editor',
   level: 'paper',
   goal: 'The text editor has ~/note.txt open. Type "Meeting moved to 10:30" into it and save the file.',
-  setup_cmd: 'touch ~/note.txt && mousepad ~/note.txt &',
+  setup_cmd: ['touch ~/note.txt', launch('mousepad ~/note.txt', 'Mousepad$')].join('\n'),
   solution: async ({ computer }) => {
     await computer.type('Meeting moved to 10:30')
     await computer.keypress(['ctrl', 's'])

@@ -1,4 +1,5 @@
 import { agentTest } from 'agentest'
+import { launch } from './support.ts'
 
 const test = agentTest({
   id: 'desktop-terminal-hello',
@@ -6,7 +7,8 @@ const test = agentTest({
   category: 'terminal',
   level: 'paper',
   goal: 'In the open terminal, create the file ~/hello.txt containing the single word hello.',
-  setup_cmd: 'xterm &',
+  // Waits for the shell's first prompt: keys typed while xterm starts are lost.
+  setup_cmd: launch('xterm', '^agent@'),
   solution: async ({ computer }) => {
     await computer.type('echo hello > ~/hello.txt\n')
   },

@@ -45,6 +45,10 @@ async function serve(policy: (call: ModelCall) => ReplyInput): Promise<string> {
   return server.url
 }
 
+/** An action with a goto URL reduced to its path. */
+const samePage = ({ action }: TestCaseRun['trajectory'][number]) =>
+  action.type === 'goto' ? { ...action, url: new URL(action.url).pathname + new URL(action.url).search } : action
+
 const oracleActions = (id: string) =>
   oracle.find((r) => r.id === id)!.trajectory.map((s) => s.action.type)
 
@@ -130,7 +134,8 @@ describe('model agents on Omnizon, end to end', { timeout: 300_000 }, () => {
     for (const id of ['omnizon-1', 'omnizon-3', 'omnizon-7']) {
       const original = oracle.find((r) => r.id === id)!
       expect(results[id]?.status).toBe('passed')
-      expect(results[id]?.trajectory.map((s) => s.action)).toEqual(original.trajectory.map((s) => s.action))
+      // The same actions, on today's clone (its port differs from the recorded run's).
+      expect(results[id]?.trajectory.map(samePage)).toEqual(original.trajectory.map(samePage))
       expect(results[id]?.final_answer).toBe(original.final_answer)
     }
   })

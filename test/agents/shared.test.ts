@@ -12,7 +12,14 @@ describe('shared settings of the model agents', () => {
       model: 'qwen2.5-vl',
       base_url: 'https://user:hunter2@llm.internal/v1',
       api_key_env: 'MY_KEY',
-      options: { temperature: 0, api_key: 'sk-inline', headers: { Authorization: 'Bearer abc' }, note: 'key is sk-env-123456' },
+      options: {
+        temperature: 0,
+        max_output_tokens: 500,
+        api_key: 'sk-inline',
+        access_token: 'tok',
+        headers: { Authorization: 'Bearer abc' },
+        note: 'key is sk-env-123456',
+      },
     })
     const yaml = agentYaml(config, { MY_KEY: 'sk-env-123456' })
     expect(parse(yaml)).toEqual({
@@ -20,7 +27,14 @@ describe('shared settings of the model agents', () => {
       model: 'qwen2.5-vl',
       base_url: 'https://[redacted]@llm.internal/v1',
       api_key_env: 'MY_KEY',
-      options: { temperature: 0, api_key: '[redacted]', headers: { Authorization: '[redacted]' }, note: 'key is [redacted]' },
+      options: {
+        temperature: 0,
+        max_output_tokens: 500,
+        api_key: '[redacted]',
+        access_token: '[redacted]',
+        headers: { Authorization: '[redacted]' },
+        note: 'key is [redacted]',
+      },
     })
   })
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { TestCaseRun } from '../../src/schema/run.ts'
 import { RunSummary } from '../../src/schema/summary.ts'
+import { startScriptedGrader } from '../grader/scripted-grader.ts'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
@@ -18,6 +19,14 @@ export interface BenchmarkRun {
   summary: RunSummary | null
 }
 
+export interface RunOptions {
+  /**
+   * Tasks with judged checks need a grader, or they end as skipped. Runs get the scripted judge
+   * (test/grader/scripted-grader.ts, a test double) unless this is false or `env` names a grader.
+   */
+  grader?: boolean
+}
+
 /**
  * Runs `vitest run <args>` on the benchmark project in a child process, as a user would.
  * `whileRunning` gets the results folder and may act on the run before it ends.
@@ -26,7 +35,17 @@ export async function runBenchmark(
   args: string[],
   env: Record<string, string> = {},
   whileRunning?: (resultsDir: string) => Promise<void>,
+  options: RunOptions = {},
 ): Promise<BenchmarkRun> {
+  const grader = options.grader === false || env.AGENTEST_GRADER_MODEL ? null : await startScriptedGrader()
+  try {
+    return await runChild(args, { ...grader?.env, ...env }, whileRunning)
+  } finally {
+    await grader?.close()
+  }
+}
+
+async function runChild(args: string[], env: Record<string, string>, whileRunning?: (resultsDir: string) => Promise<void>): Promise<BenchmarkRun> {
   const resultsDir = mkdtempSync(join(tmpdir(), 'agentest-e2e-'))
   const child = spawn(process.execPath, [VITEST, 'run', '--project', 'benchmark', ...args], {
     cwd: ROOT,

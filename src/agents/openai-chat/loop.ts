@@ -33,6 +33,7 @@ async function loop(ctx: AgentContext, options: ChatOptions, settings: ModelSett
   const blocklist = new UrlBlocklist(options.blocklist)
   const toolErrors = new ToolErrors(options.max_tool_errors)
   const usage = new Usage()
+  ctx.meter?.setModel(settings.model)
   const offered = availableTools(computer)
   const tools = toolDefinitions(offered)
   const messages: ChatMessage[] = [
@@ -72,6 +73,7 @@ async function loop(ctx: AgentContext, options: ChatOptions, settings: ModelSett
       { what: 'the Chat Completions API', retries: settings.retries, signal },
     )
     usage.add(completion.usage?.prompt_tokens, completion.usage?.completion_tokens)
+    ctx.meter?.addTokens(completion.usage?.prompt_tokens, completion.usage?.completion_tokens)
     const message = completion.choices[0]!.message
     const calls = message.tool_calls ?? []
     messages.push({ role: 'assistant', content: message.content ?? null, ...(calls.length ? { tool_calls: calls } : {}) })

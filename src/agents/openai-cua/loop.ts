@@ -40,6 +40,7 @@ async function loop(ctx: AgentContext, options: CuaOptions, settings: ModelSetti
     notes: [],
   }
   const usage = new Usage()
+  ctx.meter?.setModel(settings.model)
   const tools = cuaTools(computer, scale, options)
   const instructions = cuaInstructions(computer, options)
   const chained = options.history === 'previous_response_id'
@@ -76,6 +77,7 @@ async function loop(ctx: AgentContext, options: CuaOptions, settings: ModelSetti
       { what: 'the Responses API', retries: settings.retries, signal },
     )
     usage.add(response.usage?.input_tokens, response.usage?.output_tokens)
+    ctx.meter?.addTokens(response.usage?.input_tokens, response.usage?.output_tokens)
     if (response.error) throw new ModelCallError(`the Responses API failed: ${response.error.message}`)
 
     const items = response.output
@@ -99,9 +101,14 @@ async function loop(ctx: AgentContext, options: CuaOptions, settings: ModelSetti
     }
     if (call.notes.length) outputs.push(userText(call.notes.splice(0).join('\n')))
 
-    history.push(...items.map((item) => item.raw), ...outputs)
-    input = chained ? outputs : history
-    previousId = chained ? response.id : null
+    if (chained) {
+      // The server holds the history (reasoning included); only the new items go.
+      input = outputs
+      previousId = response.id
+    } else {
+      history.push(...items.map((item) => item.raw), ...outputs)
+      input = history
+    }
   }
   throw new Error(`no final answer after ${options.max_turns} model calls (agent.options.max_turns)`)
 }

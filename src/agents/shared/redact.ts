@@ -2,8 +2,8 @@ import { stringify } from 'yaml'
 import type { AgentConfig } from '../../schema/config.ts'
 
 const REDACTED = '[redacted]'
-/** Option names whose values are secrets whatever they hold. */
-const SECRET_KEY = /(api[_-]?key|token|secret|password|passwd|authorization|credential)/i
+/** Option names whose values are secrets whatever they hold (`max_output_tokens` is not one). */
+const SECRET_KEY = /(api[_-]?key|secret|password|passwd|authorization|credential|bearer|(^|_)token$)/i
 
 /** Replaces every occurrence of the secrets, and any bearer token, in a text. */
 export function redact(text: string, secrets: readonly string[]): string {

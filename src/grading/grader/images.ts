@@ -1,0 +1,14 @@
+import sharp from 'sharp'
+
+/**
+ * Scales a screenshot to fit `maxSide` pixels on its long side (never enlarging) and encodes it
+ * as PNG. sharp does the work on libuv's thread pool, so judging a long trajectory does not
+ * block the event loop the agents and the recorder run on.
+ */
+export async function fitImage(image: Buffer, maxSide: number): Promise<Buffer> {
+  return sharp(image).resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true }).png().toBuffer()
+}
+
+export function pngDataUrl(png: Buffer): string {
+  return `data:image/png;base64,${png.toString('base64')}`
+}

@@ -1,0 +1,75 @@
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join } from 'node:path'
+import { TestCaseRun } from '../../schema/run.ts'
+import type { CheckSpec } from '../../schema/task.ts'
+import type { CheckResult } from '../../schema/run.ts'
+import { storedEvidence } from '../evidence/evidence.ts'
+import type { Grader } from '../grader/grader.ts'
+import { aiGrading, type AiGrading } from '../judge/ai-score.ts'
+import { checkName, specKey, toCheckResult } from '../judge/check-result.ts'
+
+/** A TestCaseRun JSON as stored: the raw object (written back with only the grading fields changed) and its parsed view. */
+export interface StoredRun {
+  file: string
+  /** The run folder: screenshot paths are relative to it. */
+  dir: string
+  raw: Record<string, unknown>
+  run: TestCaseRun
+}
+
+/** The TestCaseRun files of a run folder (every *.json but summary.json), sorted. */
+export function storedRunFiles(runDir: string): string[] {
+  return readdirSync(runDir)
+    .filter((f) => f.endsWith('.json') && f !== 'summary.json')
+    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
+    .map((f) => join(runDir, f))
+}
+
+export function readStoredRun(file: string): StoredRun {
+  const raw: unknown = JSON.parse(readFileSync(file, 'utf8'))
+  const parsed = TestCaseRun.safeParse(raw)
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]
+    throw new Error(`${file}: not a TestCaseRun: ${issue?.path.join('.') || 'body'}: ${issue?.message}`)
+  }
+  return { file, dir: dirname(file), raw: raw as Record<string, unknown>, run: parsed.data }
+}
+
+export interface Graded {
+  grading: AiGrading
+  results: CheckResult[]
+}
+
+/**
+ * Judges a stored run's checks again from its recorded evidence (answer, screenshots,
+ * trajectory, command outputs), naming each check as the run did. Nothing is re-run.
+ */
+export async function gradeStoredRun(stored: StoredRun, grader: Grader, checks: readonly CheckSpec[] = stored.run.checks): Promise<Graded> {
+  const evidence = storedEvidence(stored.run, stored.dir)
+  const names = new Map(stored.run.check_results.flatMap((c) => (c.judge ? [[specKey(c.judge), c.check] as const] : [])))
+  const results: CheckResult[] = []
+  for (const spec of checks) {
+    const judgement = await grader.judge(spec, evidence)
+    results.push(toCheckResult(names.get(specKey(spec)) ?? checkName(spec), spec, judgement))
+  }
+  return { grading: aiGrading(results), results }
+}
+
+/** The stored JSON with its grading fields replaced and every other key, value and order kept. */
+export function withGrading(raw: Record<string, unknown>, grading: AiGrading): Record<string, unknown> {
+  return { ...raw, ...grading }
+}
+
+/** Runs `work` over the items, at most `limit` at a time, keeping their order. */
+export async function mapLimit<T, R>(items: readonly T[], limit: number, work: (item: T) => Promise<R>): Promise<R[]> {
+  const results = new Array<R>(items.length)
+  let next = 0
+  const lane = async () => {
+    while (next < items.length) {
+      const i = next++
+      results[i] = await work(items[i]!)
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane))
+  return results
+}

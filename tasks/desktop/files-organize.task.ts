@@ -1,0 +1,77 @@
+import { agentTest, type SolutionContext } from 'agentest'
+import { launch, untilShell, untilWindow } from './support.ts'
+
+const IMAGES = ['beach.jpg', 'birthday.png', 'cat.jpg', 'sunset.jpeg']
+const OTHERS = ['budget.txt', 'invoice.pdf', 'notes.txt']
+
+const setup = [
+  'cd ~/Desktop',
+  ...IMAGES.map((name, i) => `convert -size 64x48 xc:'#${['3a7bd5', 'f5a623', '7ed321', 'd0021b'][i]}' ${name}`),
+  "printf 'rent 900\\nfood 300\\n' > budget.txt",
+  "printf '%%PDF-1.4\\n%%%%EOF\\n' > invoice.pdf",
+  "printf 'call mum\\n' > notes.txt",
+  launch('pcmanfm ~/Desktop', '^Desktop$'),
+].join('\n')
+
+/** Creates ~/Desktop/Pictures with the file manager's New Folder dialog. */
+async function newFolder({ computer, desktop }: SolutionContext): Promise<void> {
+  await computer.keypress(['ctrl', 'shift', 'n'])
+  await untilWindow(desktop, /^Creating New Folder$/)
+  await computer.type('Pictures\n')
+  await untilShell(desktop, 'test -d ~/Desktop/Pictures')
+  await untilWindow(desktop, /^Desktop$/)
+}
+
+/**
+ * Moves one file into Pictures: select it by typing its name (type-ahead), cut, open Pictures
+ * the same way, paste, and go back up with Alt+Up. With `copy`, copies instead.
+ */
+async function moveFile({ computer, desktop }: SolutionContext, name: string, copy = false): Promise<void> {
+  await computer.type(name)
+  await computer.keypress(['escape'])
+  await computer.keypress(['ctrl', copy ? 'c' : 'x'])
+  await computer.type('pictures\n')
+  await untilWindow(desktop, /^Pictures$/)
+  await computer.keypress(['ctrl', 'v'])
+  await untilShell(desktop, `test -f ~/Desktop/Pictures/${name}`)
+  await computer.keypress(['alt', 'up'])
+  await untilWindow(desktop, /^Desktop$/)
+}
+
+const test = agentTest({
+  id: 'desktop-files-organize',
+  desktop_image: 'agentest/desktop',
+  category: 'files',
+  level: 'bronze',
+  goal: 'Using the file manager, create a folder named "Pictures" on the Desktop and move all the image files from the Desktop into it. Leave the other files where they are.',
+  setup_cmd: setup,
+  solution: async (context) => {
+    await newFolder(context)
+    for (const name of IMAGES) await moveFile(context, name)
+  },
+  near_misses: {
+    'jpeg left behind': async (context) => {
+      await newFolder(context)
+      for (const name of IMAGES.filter((n) => !n.endsWith('.jpeg'))) await moveFile(context, name)
+    },
+    'copied instead of moved': async (context) => {
+      await newFolder(context)
+      for (const name of IMAGES) await moveFile(context, name, true)
+    },
+    'pdf moved too': async (context) => {
+      await newFolder(context)
+      for (const name of [...IMAGES, 'invoice.pdf']) await moveFile(context, name)
+    },
+  },
+})
+
+test('moves the images into Desktop/Pictures', async ({ run, shell, expect }) => {
+  await run()
+  const pictures = await shell('ls -A ~/Desktop/Pictures')
+  expect(pictures.exitCode, 'the Pictures folder exists').toBe(0)
+  expect(pictures.stdout.trim().split('\n').sort(), 'it holds exactly the four images').toEqual([...IMAGES].sort())
+  const desktop = await shell('ls -A ~/Desktop')
+  expect(desktop.stdout.trim().split('\n').sort(), 'the Desktop keeps only the other files and the folder').toEqual(
+    ['Pictures', ...OTHERS].sort(),
+  )
+})

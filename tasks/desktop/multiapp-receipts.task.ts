@@ -1,0 +1,76 @@
+import { agentTest, type SolutionContext } from 'agentest'
+import { gnumericExportCsv, launch, parseCsv, readText, untilShell, untilWindow } from './support.ts'
+
+const RECEIPTS = `March receipts
+
+Groceries: 54.20
+Pharmacy: 12.85
+Fuel: 61.40
+Bookshop: 23.99
+Groceries: 47.15
+Parking: 6.50
+Restaurant: 38.90
+`
+const AMOUNTS = [54.2, 12.85, 61.4, 23.99, 47.15, 6.5, 38.9]
+const TOTAL = 244.99
+
+const setup = [
+  `cat > ~/Documents/receipts.txt <<'EOF'\n${RECEIPTS}EOF`,
+  launch('mousepad ~/Documents/receipts.txt', 'Mousepad$'),
+  launch('gnumeric', 'Gnumeric$'),
+].join('\n')
+
+/**
+ * Looks at the receipts in the editor (Alt+Tab goes back and forth between the two most recent
+ * windows), then types the amounts into column A of the empty sheet with their SUM below, and
+ * exports the sheet as CSV. `amounts` are typed as given (a near miss types others).
+ */
+async function fillSheet(context: SolutionContext, amounts: string[], path: string): Promise<void> {
+  const { computer, desktop } = context
+  await computer.keypress(['alt', 'tab'])
+  await untilWindow(desktop, /receipts\.txt - Mousepad$/)
+  await computer.keypress(['alt', 'tab'])
+  await untilWindow(desktop, /Gnumeric$/)
+  await computer.type(`${amounts.join('\n')}\n=SUM(A1:A${amounts.length})\n`)
+  await gnumericExportCsv(context, path)
+}
+
+/** The amounts as written in the file, read the way a person reads them off the screen. */
+async function readAmounts({ desktop }: SolutionContext): Promise<string[]> {
+  const text = (await readText(desktop, '/home/agent/Documents/receipts.txt')) ?? ''
+  return [...text.matchAll(/: (\d+\.\d+)$/gm)].map((m) => m[1]!)
+}
+
+const test = agentTest({
+  id: 'desktop-multiapp-receipts',
+  desktop_image: 'agentest/desktop',
+  category: 'multiapp',
+  level: 'gold',
+  goal: 'The text editor has my March receipts open (~/Documents/receipts.txt) and there is an empty spreadsheet. Put the amounts of the receipts into the spreadsheet, one per row in column A starting at A1 and in the same order as in the file, put their total in column A of the row right below them, and save the sheet as a CSV file ~/total.csv.',
+  setup_cmd: setup,
+  solution: async (context) => {
+    await fillSheet(context, await readAmounts(context), '/home/agent/total.csv')
+  },
+  near_misses: {
+    'last receipt missed': async (context) => {
+      await fillSheet(context, (await readAmounts(context)).slice(0, -1), '/home/agent/total.csv')
+    },
+    'digits swapped': async (context) => {
+      const amounts = (await readAmounts(context)).map((a) => (a === '61.40' ? '16.40' : a))
+      await fillSheet(context, amounts, '/home/agent/total.csv')
+    },
+    'saved in documents': async (context) => {
+      await fillSheet(context, await readAmounts(context), '/home/agent/Documents/total.csv')
+    },
+  },
+})
+
+test('totals the receipts in a CSV', async ({ run, shell, expect }) => {
+  await run()
+  const saved = await shell('cat ~/total.csv')
+  expect(saved.exitCode, '~/total.csv exists').toBe(0)
+  const column = parseCsv(saved.stdout).map((row) => row[0] ?? '')
+  expect(column.length, `column A has the ${AMOUNTS.length} amounts and the total`).toBe(AMOUNTS.length + 1)
+  expect(column.slice(0, AMOUNTS.length).map(Number), 'the amounts, in the order of the file').toEqual(AMOUNTS)
+  expect(Math.abs(Number(column[AMOUNTS.length]) - TOTAL) < 0.005, `the last row holds the total, ${TOTAL}`).toBe(true)
+})
