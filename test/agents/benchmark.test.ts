@@ -16,10 +16,7 @@ import { agentEnv, E2E_KEY, filesHolding, taskFiles } from './benchmark-helpers.
 /**
  * End to end: real benchmark processes drive the model agents against the scripted server (a
  * test double) in this process. The oracle's recorded actions are served back as the "model's",
- * and the tasks' own checks decide, as for any agent.
- *
- * Desktop tasks are not covered yet: the Docker sandbox is being built; add a run of
- * tasks/desktop under openai-cua (environment linux, no current_url) once it lands.
+ * and the tasks' own checks decide, as for any agent. Desktop tasks: see desktop.test.ts.
  */
 const runs: BenchmarkRun[] = []
 let oracle: TestCaseRun[] = []
