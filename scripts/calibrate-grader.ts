@@ -9,7 +9,7 @@
  *   npm run grader:calibrate -- --pass runs/<a> --fail runs/<b>   # label whole run folders
  */
 import { spawnSync } from 'node:child_process'
-import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs'
+import { existsSync, mkdirSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError, loadConfig } from '../src/config/index.ts'
@@ -26,6 +26,7 @@ import {
 } from '../src/grading/stored/calibration.ts'
 import { gradeStoredRun, mapLimit } from '../src/grading/stored/stored-run.ts'
 import { writeJsonAtomic } from '../reporters/write-json.ts'
+import { RunSummary } from '../src/schema/summary.ts'
 
 const USAGE = 'usage: npm run grader:calibrate -- [--set <dir>] [--build] [--suite tasks/omnizon] [--pass <run folder>]... [--fail <run folder>]... [--concurrency <n>] [--json]'
 const MIN_ITEMS = 20
@@ -126,12 +127,20 @@ async function build(setDir: string, suite: string, labels: string): Promise<voi
     say(`building the calibration set: ${suite} under ${agent} ...`)
     const before = new Set(readdirSync(setDir))
     const run = spawnSync(process.execPath, [vitest, 'run', '--project', 'benchmark', suite], {
-      env: { ...env, AGENTEST_AGENT: agent, AGENTEST_RESULTS_DIR: setDir, AGENTEST_RUN_NAME: agent, CI: 'true' },
-      stdio: ['ignore', 'ignore', 'inherit'],
+      env: { ...env, AGENTEST_AGENT: agent, AGENTEST_RESULTS_DIR: setDir, AGENTEST_RUN_NAME: agent, CI: 'true', NO_COLOR: '1' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+      maxBuffer: 64 * 1024 * 1024,
     })
     const made = readdirSync(setDir).filter((name) => !before.has(name) && name.startsWith(`${agent}-`))
-    if (made.length !== 1) fail(`the ${agent} run wrote no run folder in ${setDir} (exit ${run.status})`)
-    folders.push({ dir: join(setDir, made[0]!), label, agent })
+    if (made.length !== 1) fail(`the ${agent} run wrote no run folder in ${setDir} (exit ${run.status}): ${run.stderr.toString().trim().split('\n').slice(-3).join(' | ')}`)
+    const dir = join(setDir, made[0]!)
+    // Failures are the point of near-miss and nop runs, so only the run's totals are shown.
+    const summary = join(dir, 'summary.json')
+    if (existsSync(summary)) {
+      const { totals } = RunSummary.parse(JSON.parse(readFileSync(summary, 'utf8')))
+      say(`  ${made[0]}: ${totals.total} tasks, ${totals.passed} passed, ${totals.failed} failed, ${totals.error} errors, ${totals.skipped + totals.unscored} skipped`)
+    }
+    folders.push({ dir, label, agent })
   }
   const items = labelFolders(folders)
   await writeJsonAtomic(labels, labelsFile(items, setDir))

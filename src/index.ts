@@ -6,6 +6,7 @@ export { agentTest, type AgentTest, type TaskBody, type TaskContext } from './fi
 export type { RunResult, WebApp } from './fixtures/session.ts'
 export type { Solution, SolutionContext, TaskSpecInput as TaskOptions } from './fixtures/spec.ts'
 export type { AgentestMeta, TaskRecord } from './fixtures/meta.ts'
+export type { Judge } from './grading/index.ts'
 export { defineAgent, registerAgent, type Agent, type AgentContext, type AgentOutcome } from './agents/index.ts'
 export type { Computer, Environment } from './computer/index.ts'
 export { BrowserUi, OmnizonSteps, type Target, type NewCard } from './reference/index.ts'

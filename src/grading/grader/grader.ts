@@ -11,6 +11,8 @@ import { buildPrompt, MissingEvidenceError } from './prompt.ts'
 import { parseVerdict, verdictJsonSchema } from './verdict.ts'
 import { decide, unscored, type Judgement } from './vote.ts'
 
+const VERDICT_SCHEMA = verdictJsonSchema()
+
 /**
  * The LLM grader: one Chat Completions call per check and grader model (any OpenAI-compatible
  * server), structured output, retries, and a majority over the models. It never turns a fault
@@ -84,7 +86,7 @@ export class Grader {
       messages,
       ...(temperature === null ? {} : { temperature }),
       ...(format === 'json_schema'
-        ? { response_format: { type: 'json_schema', json_schema: { name: 'verdict', strict: true, schema: verdictJsonSchema() } } }
+        ? { response_format: { type: 'json_schema', json_schema: { name: 'verdict', strict: true, schema: VERDICT_SCHEMA } } }
         : format === 'json_object'
           ? { response_format: { type: 'json_object' } }
           : {}),

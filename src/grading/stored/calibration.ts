@@ -117,10 +117,15 @@ export function renderAgreement(a: Agreement, models: readonly string[], root: s
     `  false fail rate  ${pct(a.false_fail_rate)}  (${a.false_fails.length} of ${a.scored.pass} labelled pass judged fail)`,
     `  unscored         ${a.unscored}`,
     `  grader tokens    ${a.tokens.input} in / ${a.tokens.output} out`,
-    ...[...a.false_passes.map((o) => ['fail → pass', o] as const), ...a.false_fails.map((o) => ['pass → fail', o] as const)].map(
-      ([what, o]) => `  ${what}  ${relative(root, o.file)}: ${(o.comment ?? '').split('\n')[0]}`,
-    ),
+    ...disagreements('fail → pass', a.false_passes, root),
+    ...disagreements('pass → fail', a.false_fails, root),
   ]
+}
+
+/** The first disagreements of a kind, one a line (a long list helps nobody). */
+function disagreements(what: string, outcomes: readonly ItemOutcome[], root: string, max = 20): string[] {
+  const lines = outcomes.slice(0, max).map((o) => `  ${what}  ${relative(root, o.file)}: ${(o.comment ?? '').split('\n')[0]}`)
+  return outcomes.length > max ? [...lines, `  ${what}  ... and ${outcomes.length - max} more (--json lists them all)`] : lines
 }
 
 function sum<T>(items: readonly T[], value: (item: T) => number): number {
