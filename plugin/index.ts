@@ -87,7 +87,11 @@ function announce(project: TestProject, run: ResolvedRun): void {
   const { agent } = run.config
   const model = agent.model ? ` · model ${agent.model}` : ''
   const steps = run.config.max_steps ? ` · max_steps ${run.config.max_steps}` : ''
-  project.vitest.logger.log(`agentest: evaluating agent ${agent.name}${model}${steps} · run ${run.run_id} → ${run.results_path}`)
+  const graders = [run.config.grader.model].flat().filter((g) => g !== null)
+  const grader = graders.length
+    ? ` · grader ${graders.map((g) => (typeof g === 'string' ? g : g.model)).join(', ')}`
+    : ' · no grader (judged checks unscored)'
+  project.vitest.logger.log(`agentest: evaluating agent ${agent.name}${model}${steps}${grader} · run ${run.run_id} → ${run.results_path}`)
 }
 
 /** A second run in the same second gets "-2", "-3", ... rather than sharing a folder. */
