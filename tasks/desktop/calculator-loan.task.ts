@@ -1,5 +1,5 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { launch, mentionsNumber } from './support.ts'
+import { launch, mentionsNumber, untilMenuOpen } from './support.ts'
 
 // payment = P·r / (1 − (1 + r)^−n) with P = 12000, r = 0.005, n = 24: 531.847… → $531.85.
 const PAYMENT = 531.85
@@ -8,9 +8,9 @@ const PAYMENT = 531.85
  * Switches galculator to Paper Mode (View menu, Alt+V then P), where a whole formula is typed
  * into a line and Enter evaluates it: the basic mode's keypad drops a digit typed twice in a row.
  */
-async function paperMode({ computer }: SolutionContext): Promise<void> {
+async function paperMode({ computer, desktop }: SolutionContext): Promise<void> {
   await computer.keypress(['alt', 'v'])
-  await computer.wait(500)
+  await untilMenuOpen(desktop)
   await computer.keypress(['p'])
 }
 

@@ -1,5 +1,5 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { gnumericExportCsv, launch, parseCsv, readText, untilShell, untilWindow } from './support.ts'
+import { gnumericExportCsv, launch, parseCsv, readText, untilWindow } from './support.ts'
 
 const RECEIPTS = `March receipts
 

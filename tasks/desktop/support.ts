@@ -71,6 +71,16 @@ export async function untilShell(desktop: Desktop, test: string, timeoutMs = 30_
   await waitFor(() => `\`${test}\``, async () => (await desktop.shell(test, 10_000)).exitCode === 0, timeoutMs)
 }
 
+/** Waits until a drop-down menu is open (a menu bar menu opened from the keyboard, say). */
+export async function untilMenuOpen(desktop: Desktop, timeoutMs = 30_000): Promise<void> {
+  const probe = [
+    'for w in $(xdotool search --onlyvisible --classname . 2>/dev/null); do',
+    '  xprop -id $w _NET_WM_WINDOW_TYPE 2>/dev/null | grep -q _NET_WM_WINDOW_TYPE_POPUP_MENU && exit 0',
+    'done; exit 1',
+  ].join('\n')
+  await untilShell(desktop, probe, timeoutMs)
+}
+
 /** The container file's text, or null when it does not exist. */
 export async function readText(desktop: Desktop, path: string): Promise<string | null> {
   return desktop.readFile(path).then(
@@ -142,7 +152,7 @@ export async function gnumericRepeatExport({ computer, desktop }: SolutionContex
  */
 export async function gnumericExportCsv({ computer, desktop }: SolutionContext, path: string): Promise<void> {
   await computer.keypress(['alt', 'd'])
-  await computer.wait(500)
+  await untilMenuOpen(desktop)
   await computer.keypress(['up'])
   await computer.keypress(['right'])
   await computer.keypress(['down'])
