@@ -123,7 +123,7 @@ export class DesktopSandbox {
   private async waitUntilReady(timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs
     for (;;) {
-      const probe = await this.exec(['sh', '-c', 'xdpyinfo >/dev/null 2>&1 && pgrep -x openbox >/dev/null'], { timeoutMs: 5_000 }).catch(
+      const probe = await this.exec(['sh', '-c', 'xdpyinfo >/dev/null 2>&1 && test -e /tmp/openbox-ready'], { timeoutMs: 5_000 }).catch(
         () => null,
       )
       if (probe?.exitCode === 0) return
@@ -137,6 +137,8 @@ export class DesktopSandbox {
   private async runSetup(setupCmd: string): Promise<void> {
     // Output goes to files: an app the command starts in the background would otherwise hold
     // the exec's stream open until the timeout.
+    // The window manager's own windows are there before setup; only new ones count as the app's.
+    const before = new Set((await this.visibleWindows()).split('\n').filter(Boolean))
     const wrapped = `( ${setupCmd}
 ) >/tmp/agentest-setup.out 2>/tmp/agentest-setup.err; code=$?; cat /tmp/agentest-setup.err >&2; exit $code`
     const result = await this.shell(wrapped, 120_000)
@@ -144,7 +146,12 @@ export class DesktopSandbox {
       const stderr = result.stderr.toString().trim()
       throw new SetupCommandError(`setup_cmd failed (exit ${result.exitCode})${stderr ? `: ${stderr}` : ''}`)
     }
-    await this.waitForWindowsToSettle()
+    await this.waitForWindowsToSettle(before)
+  }
+
+  private async visibleWindows(): Promise<string> {
+    const probe = await this.exec(['sh', '-c', 'xdotool search --onlyvisible --name "" 2>/dev/null | sort'], { timeoutMs: 5_000 }).catch(() => null)
+    return probe?.stdout.toString() ?? ''
   }
 
   /**
@@ -152,11 +159,12 @@ export class DesktopSandbox {
    * more for the apps in them to start reading input (a shell in a terminal, say): keys typed
    * before that would be lost.
    */
-  private async waitForWindowsToSettle(timeoutMs = 15_000): Promise<void> {
+  private async waitForWindowsToSettle(before: ReadonlySet<string>, timeoutMs = 15_000): Promise<void> {
     const started = Date.now()
     const deadline = started + timeoutMs
     let last = ''
     let stableSince = Date.now()
+    const opened = (state: string) => state.split('\n').some((line) => /^\d+$/.test(line) && !before.has(line))
     while (Date.now() < deadline) {
       // The window list, the focused window and a hash of the screen's pixels: a terminal's
       // prompt appearing counts as a change, so typing waits for the shell.
@@ -168,7 +176,7 @@ export class DesktopSandbox {
       if (state !== last) {
         last = state
         stableSince = Date.now()
-      } else if (Date.now() - stableSince >= 1_200 && (/^\d+$/m.test(state) || Date.now() - started > 6_000)) {
+      } else if (Date.now() - stableSince >= 1_200 && (opened(state) || Date.now() - started > 6_000)) {
         // Settled: windows are up (or, after a while, the setup opened none).
         break
       }
