@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process'
 import { fileURLToPath } from 'node:url'
 import type { ResolvedRun } from '../src/schema/config.ts'
+import { ensureAgentImage } from '../src/agent-images/build.ts'
 import {
   dockerClient,
   dockerStatus,
@@ -40,13 +41,42 @@ export async function prepareDocker(run: ResolvedRun, log: (line: string) => voi
     log(reason)
     return { provision: { available: false, reason }, teardown: async () => {} }
   }
+  let agentImage: string | undefined
+  if (run.agent_image) agentImage = await prepareAgentImage(docker, run.agent_image, images, log)
   // Vitest exits at once on Ctrl-C, and a run can be killed outright: a detached reaper outlives
   // it and removes the run's containers, including ones workers were still creating.
   spawn(process.execPath, [REAPER, run.run_id, String(process.pid)], { detached: true, stdio: 'ignore', env: process.env }).unref()
   return {
-    provision: { available: true, images },
+    provision: { available: true, images, ...(agentImage ? { agentImage } : {}) },
     teardown: async () => {
       await removeRunContainers(docker, run.run_id).catch(() => undefined)
     },
+  }
+}
+
+/**
+ * Builds the packaged agent's image on its base once for the run. A spec whose base is not a
+ * sandbox image, a missing secret or a failed build stops the run with one line: every
+ * desktop task would fail the same way.
+ */
+async function prepareAgentImage(
+  docker: ReturnType<typeof dockerClient>,
+  agentImage: NonNullable<ResolvedRun['agent_image']>,
+  images: Record<string, string>,
+  log: (line: string) => void,
+): Promise<string> {
+  const stop = (message: string): never => {
+    process.stderr.write(`agentest: ${message}\n`)
+    process.exit(1)
+  }
+  const { spec } = agentImage.spec
+  const baseTag = images[spec.base]
+  if (!baseTag) stop(`${agentImage.shown}: spec.base: ${spec.base} is not a sandbox image (known: ${Object.keys(images).join(', ')})`)
+  const missing = spec.secrets.filter((name) => process.env[name] === undefined)
+  if (missing.length) stop(`${agentImage.shown}: spec.secrets: ${missing.join(', ')} not set in the environment`)
+  try {
+    return await ensureAgentImage(docker, agentImage, baseTag!, log)
+  } catch (error) {
+    return stop(error instanceof Error ? error.message : String(error))
   }
 }

@@ -5,6 +5,11 @@ import { chromiumArgs, findBrowser } from '../src/sandbox/find-browser.ts'
 import { prepareDocker } from './docker-setup.ts'
 import { failOnInputError } from './index.ts'
 import '../src/fixtures/meta.ts'
+import { join } from 'node:path'
+import type { ResolvedRun } from '../src/schema/config.ts'
+import { scrubSecrets } from '../src/agents/shared/redact.ts'
+import { mkdir, rename, writeFile } from 'node:fs/promises'
+import { stringify } from 'yaml'
 
 /**
  * Runs once per benchmark run, in the main process: starts the web clones on loopback, one
@@ -21,10 +26,29 @@ export default async function setup(project: TestProject): Promise<() => Promise
     chromium.launchServer({ executablePath: found.executablePath, headless: run.config.browser.headless, args: chromiumArgs() }),
     prepareDocker(run, log),
   ])
+  await writeRunConfig(run)
   project.provide('agentest:apps', { omnizon: omnizon.url })
   project.provide('agentest:browser', browser.wsEndpoint())
   project.provide('agentest:docker', docker.provision)
   return async () => {
     await Promise.allSettled([browser.close(), omnizon.close(), docker.teardown()])
   }
+}
+
+/** The run's resolved settings beside its results, secrets redacted: what produced these results. */
+async function writeRunConfig(run: ResolvedRun): Promise<void> {
+  const { config } = run
+  const keys = [config.agent.api_key_env, config.grader.api_key_env].map((name) => process.env[name])
+  const file = join(run.results_path, 'config.yaml')
+  const body = stringify({
+    run_id: run.run_id,
+    name: config.run.name,
+    started_at: new Date().toISOString(),
+    config_file: run.config_file,
+    agent_image: run.agent_image ? { ref: run.agent_image.ref, file: run.agent_image.shown } : null,
+    config: scrubSecrets(config, keys),
+  })
+  await mkdir(run.results_path, { recursive: true })
+  await writeFile(`${file}.tmp`, `# The resolved settings of this run (secrets redacted).\n${body}`)
+  await rename(`${file}.tmp`, file)
 }

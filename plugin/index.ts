@@ -9,6 +9,7 @@ import type { ResolvedRun } from '../src/schema/config.ts'
 import { Difficulty, ChallengeType, Level } from '../src/schema/task.ts'
 import TestCaseJsonReporter from '../reporters/testcase-json.ts'
 import SummaryReporter from '../reporters/summary.ts'
+import ProgressReporter from '../reporters/progress.ts'
 
 export interface AgentestPluginOptions {
   /** Folder holding agentest.config.yaml and runs/; defaults to the Vitest root. */
@@ -33,7 +34,7 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
     if (run) return run
     const loaded = failOnInputError(() => loadConfig(root))
     const results = resolve(root, loaded.config.run.results_dir)
-    const run_id = uniqueRunId(results, loaded.config.run.name)
+    const run_id = loaded.config.run.id ?? uniqueRunId(results, loaded.config.run.name)
     run = {
       config: loaded.config,
       run_id,
@@ -41,6 +42,7 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
       results_path: join(results, run_id),
       config_file: loaded.file,
       agent_modules: loaded.agentModules,
+      agent_image: loaded.agentImage,
     }
     return run
   }
@@ -73,10 +75,17 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
       // Containers are labelled with the run's main process, so leftovers of dead runs can be told apart.
       process.env.AGENTEST_MAIN_PID ??= String(process.pid)
       const resolved = resolveRun(resolve(options.root ?? project.config.root))
+      const split = vitest.config.shard ? `--shard=${vitest.config.shard.index}/${vitest.config.shard.count}` : vitest.config.mergeReports ? '--merge-reports' : null
+      if (split && !resolved.config.run.id) {
+        failOnInputError(() => {
+          throw new InputError(`${split}: the shards of a run and their merge write one run folder: set AGENTEST_RUN_ID=<id> (the same on each)`)
+        })
+      }
       project.provide('agentest:run', resolved)
       const reporters = vitest.config.reporters as unknown[]
       if (!reporters.some((r) => r instanceof TestCaseJsonReporter)) {
         reporters.push(new TestCaseJsonReporter(resolved), new SummaryReporter(resolved))
+        if (resolved.config.run.progress_ms > 0 && !vitest.config.mergeReports) reporters.push(new ProgressReporter(resolved))
       }
       announce(project, resolved)
     },
@@ -91,7 +100,8 @@ function announce(project: TestProject, run: ResolvedRun): void {
   const grader = graders.length
     ? ` · grader ${graders.map((g) => (typeof g === 'string' ? g : g.model)).join(', ')}`
     : ' · no grader (judged checks unscored)'
-  project.vitest.logger.log(`agentest: evaluating agent ${agent.name}${model}${steps}${grader} · run ${run.run_id} → ${run.results_path}`)
+  const name = run.agent_image ? `image ${run.agent_image.ref} (${run.agent_image.shown})` : agent.name
+  project.vitest.logger.log(`agentest: evaluating agent ${name}${model}${steps}${grader} · run ${run.run_id} → ${run.results_path}`)
 }
 
 /** A second run in the same second gets "-2", "-3", ... rather than sharing a folder. */

@@ -2,13 +2,12 @@ import { join } from 'node:path'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import type { ResolvedRun } from '../src/schema/config.ts'
 import type { TestCaseRun } from '../src/schema/run.ts'
-import { recordKey } from '../src/schema/task.ts'
-import { RunSummary, type Tally } from '../src/schema/summary.ts'
-import { durationStats, groupBy, tally, weightedScore } from './stats.ts'
-import { Level } from '../src/schema/task.ts'
+import type { RunSummary, Tally } from '../src/schema/summary.ts'
+import { ChallengeType, Level, recordKey } from '../src/schema/task.ts'
+import { summarize } from '../src/runs/summarize.ts'
 import { toTestCaseRun } from './to-testcase-run.ts'
-import { runCost } from './cost.ts'
 import { writeJsonAtomic } from './write-json.ts'
+import { writeRecordsReport } from '../src/report/write.ts'
 
 /** Collects every task's result and writes `summary.json` plus a table on the console. */
 export default class SummaryReporter implements Reporter {
@@ -33,41 +32,24 @@ export default class SummaryReporter implements Reporter {
     await writeJsonAtomic(join(this.run.results_path, 'summary.json'), summary)
     const log = (line: string) => (this.vitest ? this.vitest.logger.log(line) : console.log(line))
     for (const line of renderTable(summary)) log(line)
-    log(`  results: ${this.run.results_path}`)
+    const report = await writeRecordsReport(this.run.results_path, [...this.runs.values()], summary).catch((error: unknown) => {
+      log(`  the HTML report could not be written: ${error instanceof Error ? error.message : String(error)}`)
+      return null
+    })
+    log(`  results: ${this.run.results_path}${report ? ` · report: ${report}` : ''}`)
   }
 }
 
+/** The live run's summary; the same `summarize` rebuilds it from a stored folder. */
 export function buildSummary(runs: TestCaseRun[], run: ResolvedRun, startedAt: Date): RunSummary {
-  const sorted = [...runs].sort((a, b) => a.id.localeCompare(b.id, undefined, { numeric: true }))
-  return RunSummary.parse({
-    schema_version: 1,
+  return summarize(runs, {
     run_id: run.run_id,
     agent: run.config.agent.name,
     agent_model: run.config.agent.model,
     started_at: startedAt.toISOString(),
     finished_at: new Date().toISOString(),
-    totals: tally(sorted),
-    by_suite: groupBy(sorted, (r) => r.category),
-    by_difficulty: groupBy(sorted.filter((r) => r.difficulty), (r) => r.difficulty),
-    by_level: groupBy(sorted.filter((r) => r.level), (r) => r.level),
-    weighted_score: weightedScore(sorted),
-    duration: {
-      all: durationStats(sorted.map((r) => r.duration_ms)),
-      passed: durationStats(sorted.filter((r) => r.status === 'passed').map((r) => r.duration_ms)),
-    },
-    tokens: {
-      input: sum(sorted, (r) => r.input_tokens),
-      output: sum(sorted, (r) => r.output_tokens),
-      validation_input: sum(sorted, (r) => r.validation_input_tokens),
-      validation_output: sum(sorted, (r) => r.validation_output_tokens),
-    },
-    ...(Object.keys(run.config.prices).length ? { cost: runCost(sorted, run.config.prices) } : {}),
-    tasks: sorted.map((r) => ({ id: recordKey(r), status: r.status, duration_ms: r.duration_ms, file: r.file })),
+    prices: run.config.prices,
   })
-}
-
-function sum(runs: TestCaseRun[], value: (run: TestCaseRun) => number): number {
-  return runs.reduce((total, run) => total + value(run), 0)
 }
 
 export function renderTable(summary: RunSummary): string[] {
@@ -85,6 +67,10 @@ export function renderTable(summary: RunSummary): string[] {
   ]
   for (const [name, t] of Object.entries(summary.by_suite)) rows.push(row(`suite ${name}`, t))
   for (const [name, t] of Object.entries(summary.by_difficulty)) rows.push(row(`difficulty ${name}`, t))
+  for (const challenge of ChallengeType.options) {
+    const t = summary.by_challenge[challenge]
+    if (t) rows.push(row(`challenge ${challenge}`, t))
+  }
   for (const level of Level.options) {
     const t = summary.by_level[level]
     if (t) rows.push(row(`level ${level}`, t))
@@ -109,8 +95,18 @@ export function renderTable(summary: RunSummary): string[] {
     `  duration all: mean ${seconds(d.all.mean_ms)} · median ${seconds(d.all.median_ms)} · p90 ${seconds(d.all.p90_ms)}` +
       `   passed: mean ${seconds(d.passed.mean_ms)} · median ${seconds(d.passed.median_ms)} · p90 ${seconds(d.passed.p90_ms)}`,
     ...(summary.weighted_score === null ? [] : [`  weighted score (OSUniverse levels): ${summary.weighted_score.toFixed(1)}%`]),
+    ...reviewLine(summary),
     `  tokens: agent ${summary.tokens.input} in / ${summary.tokens.output} out${usd(summary.cost?.agent)} · grader ${summary.tokens.validation_input} in / ${summary.tokens.validation_output} out${usd(summary.cost?.grader)}`,
   ]
+}
+
+/** Cached results and human reviews, only when there are any: most runs have neither. */
+function reviewLine(summary: RunSummary): string[] {
+  const parts = [
+    ...(summary.totals.cached ? [`cached results: ${summary.totals.cached}`] : []),
+    ...(summary.human_reviewed ? [`human-reviewed: ${summary.human_reviewed} (${summary.disagreements.length} disagree with the automatic outcome)`] : []),
+  ]
+  return parts.length ? [`  ${parts.join(' · ')}`] : []
 }
 
 /** " ($0.0123)" when priced; nothing without a price table; " ($?)" for a model without a price. */

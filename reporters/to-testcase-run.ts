@@ -67,6 +67,9 @@ export function toTestCaseRun(test: VitestTestCase, run: ResolvedRun): TestCaseR
     started_at: record?.started_at ?? now,
     finished_at: record?.finished_at ?? now,
     duration_ms: record?.duration_ms ?? Math.round(duration),
+    cache_key: record?.cache_key ?? null,
+    cached: record?.cached ?? false,
+    cached_from: record?.cached_from ?? null,
   }
   return TestCaseRun.parse(candidate)
 }

@@ -1,4 +1,7 @@
 import type { Computer } from '../computer/computer.ts'
+import type { AgentServerClient } from '../agent-images/client.ts'
+import type { ComputerAction } from '../schema/action.ts'
+import type { ModelCacheSettings } from './shared/model-cache.ts'
 import type { AgentConfig } from '../schema/config.ts'
 import type { TestCase } from '../schema/task.ts'
 
@@ -24,6 +27,24 @@ export interface AgentContext {
   resultsDir?: string
   /** Reports tokens and the model as the agent goes, so they are on record even if it fails. */
   meter?: AgentMeter
+  /** Where model replies are cached (run.model_cache), or null: model agents pass it to createClient. */
+  modelCache?: ModelCacheSettings | null
+  /** The step budget (the config's max_steps, else the task's). */
+  maxSteps?: number
+  /** A packaged agent's server, running in the task's container (image agents only). */
+  agentServer?: AgentServerClient | null
+  /**
+   * Records a step the agent took by itself (a packaged agent acting in its own container),
+   * with the same budget and abort checks as an action through `computer`.
+   */
+  report?: (step: ReportedStep) => Promise<void>
+}
+
+export interface ReportedStep {
+  action: ComputerAction
+  /** The screen after the action; taken by the harness when missing. */
+  screenshot: Buffer | null
+  error: string | null
 }
 
 export interface AgentMeter {

@@ -13,6 +13,7 @@ const lazy: Record<string, () => Promise<Agent>> = {
   'openai-cua': async () => (await import('./openai-cua/index.ts')).openaiCua,
   'openai-chat': async () => (await import('./openai-chat/index.ts')).openaiChat,
   replay: async () => (await import('./replay/index.ts')).replay,
+  image: async () => (await import('../agent-images/image-agent.ts')).imageAgent,
 }
 
 /** Adds an agent under its name (for agents defined in code, e.g. in a setup file). */

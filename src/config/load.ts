@@ -4,6 +4,7 @@ import { LineCounter, parseDocument } from 'yaml'
 import { Config, type ConfigInput } from '../schema/config.ts'
 import { BUILTIN_AGENTS } from '../agents/names.ts'
 import { describeZodError, InputError } from './errors.ts'
+import { AgentImageRegistry, type LoadedAgentSpec } from '../agent-images/registry.ts'
 
 export const CONFIG_FILE = 'agentest.config.yaml'
 
@@ -12,10 +13,15 @@ const ENV_OVERRIDES = {
   AGENTEST_AGENT: { path: ['agent', 'name'], read: text },
   AGENTEST_MODEL: { path: ['agent', 'model'], read: text },
   AGENTEST_BASE_URL: { path: ['agent', 'base_url'], read: text },
+  AGENTEST_AGENT_SPEC: { path: ['agent', 'spec'], read: text },
   AGENTEST_API_KEY_ENV: { path: ['agent', 'api_key_env'], read: text },
   AGENTEST_MAX_STEPS: { path: ['max_steps'], read: integer },
   AGENTEST_RUN_NAME: { path: ['run', 'name'], read: text },
+  AGENTEST_RUN_ID: { path: ['run', 'id'], read: text },
   AGENTEST_RESULTS_DIR: { path: ['run', 'results_dir'], read: text },
+  AGENTEST_CACHE: { path: ['run', 'cache'], read: text },
+  AGENTEST_MODEL_CACHE: { path: ['run', 'model_cache'], read: boolean },
+  AGENTEST_PROGRESS_MS: { path: ['run', 'progress_ms'], read: integer },
   AGENTEST_TASK_TIMEOUT_MS: { path: ['run', 'task_timeout_ms'], read: integer },
   AGENTEST_BROWSER: { path: ['browser', 'executable_path'], read: text },
   AGENTEST_OMNIZON_URL: { path: ['apps', 'omnizon', 'url'], read: text },
@@ -51,6 +57,8 @@ export interface LoadedConfig {
   file: string | null
   /** Absolute module paths of user agents by name. */
   agentModules: Record<string, string>
+  /** The packaged agent's spec, when the agent is `image`. */
+  agentImage: LoadedAgentSpec | null
 }
 
 /**
@@ -98,7 +106,17 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     const source = env.AGENTEST_AGENT ? 'AGENTEST_AGENT' : `${shown}: agent.name`
     throw new InputError(`${source}: unknown agent "${config.agent.name}" (known: ${known.join(', ')})`)
   }
-  return { config, file: existsSync(file) ? file : null, agentModules }
+  let agentImage: LoadedAgentSpec | null = null
+  if (config.agent.name === 'image') {
+    const registry = AgentImageRegistry.load(config.agent_images.folders.map((f) => resolve(base, f)), root, config.agent_images.max)
+    try {
+      agentImage = registry.resolve(config.agent.spec!)
+    } catch (error) {
+      const source = env.AGENTEST_AGENT_SPEC ? 'AGENTEST_AGENT_SPEC' : `${shown}: agent.spec`
+      throw new InputError(`${source}: ${error instanceof Error ? error.message : String(error)}`)
+    }
+  }
+  return { config, file: existsSync(file) ? file : null, agentModules, agentImage }
 }
 
 function readYaml(file: string, shown: string): Record<string, unknown> {

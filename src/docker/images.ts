@@ -5,7 +5,7 @@ import type Docker from 'dockerode'
 
 /** What global setup tells workers about Docker: usable or not (and why), and the built image tags. */
 export type DockerProvision =
-  | { available: true; images: Record<string, string> }
+  | { available: true; images: Record<string, string>; /** The packaged agent's image tag, when the agent is `image`. */ agentImage?: string }
   | { available: false; reason: string }
 
 /** Sandbox images that ship with agentest: name -> folder with its Dockerfile. */
@@ -15,17 +15,25 @@ export const SANDBOX_IMAGES = {
 export type SandboxImageName = keyof typeof SANDBOX_IMAGES
 export const SANDBOX_IMAGE_NAMES = Object.keys(SANDBOX_IMAGES) as [SandboxImageName, ...SandboxImageName[]]
 
-function filesOf(dir: string): string[] {
+/** Files of a build context, sorted; dependency and VCS folders never belong in one. */
+export function filesOf(dir: string): string[] {
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
+    .filter((file) => !file.split(/[\\/]/).some((part) => part === 'node_modules' || part === '.git'))
     .filter((file) => statSync(join(dir, file)).isFile())
     .sort()
 }
 
-/** The image's tag is a hash of its build context, so a changed Dockerfile means a new build. */
-export function contentTag(name: string, dir: string): string {
+/** A hash of a folder's files (names and contents) plus any extra inputs, 12 hex digits. */
+export function contentHash(dir: string, extra: readonly string[] = []): string {
   const hash = createHash('sha256')
   for (const file of filesOf(dir)) hash.update(file).update('\0').update(readFileSync(join(dir, file))).update('\0')
-  return `${name}:${hash.digest('hex').slice(0, 12)}`
+  for (const input of extra) hash.update(input).update('\0')
+  return hash.digest('hex').slice(0, 12)
+}
+
+/** The image's tag is a hash of its build context, so a changed Dockerfile means a new build. */
+export function contentTag(name: string, dir: string): string {
+  return `${name}:${contentHash(dir)}`
 }
 
 export async function imageExists(docker: Docker, tag: string): Promise<boolean> {
@@ -35,6 +43,37 @@ export async function imageExists(docker: Docker, tag: string): Promise<boolean>
   } catch {
     return false
   }
+}
+
+export interface BuildRequest {
+  tag: string
+  context: string
+  dockerfile?: string
+  buildargs?: Record<string, string>
+  labels?: Record<string, string>
+}
+
+/** Builds an image from a folder (sent as a tar), printing the build's steps. */
+export async function buildImage(docker: Docker, request: BuildRequest, log: (line: string) => void): Promise<void> {
+  const { tag, context } = request
+  const stream = await docker.buildImage(
+    { context, src: filesOf(context) },
+    { t: tag, dockerfile: request.dockerfile ?? 'Dockerfile', buildargs: request.buildargs ?? {}, labels: request.labels ?? {} },
+  )
+  await new Promise<void>((resolve, reject) => {
+    docker.modem.followProgress(
+      stream,
+      (error: Error | null, output: Array<{ error?: string }>) => {
+        const failed = error?.message ?? output.find((o) => o.error)?.error
+        if (failed) reject(new Error(`building ${tag} failed: ${failed.trim()}`))
+        else resolve()
+      },
+      (event: { stream?: string; error?: string }) => {
+        const line = event.stream?.trim()
+        if (line && /^Step \d+\/\d+/.test(line)) log(`  ${line}`)
+      },
+    )
+  })
 }
 
 /**
@@ -50,21 +89,7 @@ export async function ensureImage(
   const tag = contentTag(name, dir)
   if (await imageExists(docker, tag)) return tag
   log(`building ${tag} from ${dir} (once; later runs reuse it)`)
-  const stream = await docker.buildImage({ context: dir, src: filesOf(dir) }, { t: tag, labels: { 'dev.agentest.image': name } })
-  await new Promise<void>((resolve, reject) => {
-    docker.modem.followProgress(
-      stream,
-      (error: Error | null, output: Array<{ error?: string }>) => {
-        const failed = error?.message ?? output.find((o) => o.error)?.error
-        if (failed) reject(new Error(`building ${tag} failed: ${failed}`))
-        else resolve()
-      },
-      (event: { stream?: string; error?: string }) => {
-        const line = event.stream?.trim()
-        if (line && /^Step \d+\/\d+/.test(line)) log(`  ${line}`)
-      },
-    )
-  })
+  await buildImage(docker, { tag, context: dir, labels: { 'dev.agentest.image': name } }, log)
   await docker.getImage(tag).tag({ repo: name, tag: 'latest' })
   log(`built ${tag}`)
   return tag

@@ -1,6 +1,6 @@
 export { dockerClient, dockerStatus, type DockerStatus } from './engine.ts'
 export { LABEL, containerLabels } from './labels.ts'
 export { removeRunContainers, removeDeadRunContainers } from './cleanup.ts'
-export { ensureImage, contentTag, imageExists, imageDir, SANDBOX_IMAGES, SANDBOX_IMAGE_NAMES, type SandboxImageName, type DockerProvision } from './images.ts'
+export { ensureImage, buildImage, contentHash, filesOf, contentTag, imageExists, imageDir, SANDBOX_IMAGES, SANDBOX_IMAGE_NAMES, type SandboxImageName, type DockerProvision } from './images.ts'
 export { execIn, type ExecResult, type ExecOptions } from './exec.ts'
 export { readFileFrom, writeFileTo } from './archive.ts'

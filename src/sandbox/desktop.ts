@@ -22,6 +22,15 @@ export interface DesktopSandboxOptions {
   network: boolean
   limits?: DesktopLimits
   readyTimeoutMs?: number
+  /** A packaged agent's server runs in this container: its port is published on loopback. */
+  agentServer?: AgentServerOptions
+}
+
+export interface AgentServerOptions {
+  /** The container port the agent serves on. */
+  port: number
+  /** The spec's environment and secrets. */
+  env: Record<string, string>
 }
 
 /** The task's setup_cmd failed; its stderr is part of the message. */
@@ -57,16 +66,24 @@ export class DesktopSandbox {
   static async open(options: DesktopSandboxOptions): Promise<DesktopSandbox> {
     const { docker, limits = DEFAULT_DESKTOP_LIMITS } = options
     const name = `agentest-${options.taskId.replaceAll(/[^a-zA-Z0-9_.-]/g, '-')}-${randomBytes(4).toString('hex')}`
+    const agent = options.agentServer
+    const portKey = agent ? `${agent.port}/tcp` : null
     const container = await docker.createContainer({
       name,
       Image: options.image,
       Labels: containerLabels(options.runId, options.taskId),
-      Env: Object.entries(DISPLAY_ENV).map(([k, v]) => `${k}=${v}`),
+      Env: Object.entries({ ...agent?.env, ...DISPLAY_ENV }).map(([k, v]) => `${k}=${v}`),
+      ...(portKey ? { ExposedPorts: { [portKey]: {} } } : {}),
       HostConfig: {
         Memory: limits.memoryMb * 1024 * 1024,
         NanoCpus: Math.round(limits.cpus * 1e9),
         PidsLimit: limits.pids,
-        NetworkMode: options.network ? 'bridge' : 'none',
+        // A packaged agent needs a network to reach its model, and its port reachable from the
+        // harness (on the host's loopback only).
+        NetworkMode: options.network || agent ? 'bridge' : 'none',
+        ...(portKey
+          ? { PortBindings: { [portKey]: [{ HostIp: '127.0.0.1', HostPort: '' }] }, ExtraHosts: ['host.docker.internal:host-gateway'] }
+          : {}),
         Privileged: false,
         CapDrop: ['ALL'],
         SecurityOpt: ['no-new-privileges'],
@@ -101,6 +118,21 @@ export class DesktopSandbox {
 
   writeFile(path: string, content: Buffer | string): Promise<void> {
     return writeFileTo(this.container, path, content)
+  }
+
+  /** The host port (on 127.0.0.1) that a container port is published on. */
+  async publishedPort(port: number): Promise<number> {
+    const info = await this.container.inspect()
+    const binding = info.NetworkSettings.Ports?.[`${port}/tcp`]?.[0]
+    if (!binding?.HostPort) throw new Error(`container ${this.name}: port ${port} is not published`)
+    return Number(binding.HostPort)
+  }
+
+  /** The container's last log lines (its main process's stdout and stderr). */
+  async logs(tail = 20): Promise<string> {
+    const raw = await this.container.logs({ stdout: true, stderr: true, tail, follow: false }).catch(() => null)
+    if (!raw) return ''
+    return demuxLogs(Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw))).trim()
   }
 
   /** Whether the container is still running (a killed one is not). */
@@ -184,4 +216,16 @@ export class DesktopSandbox {
     }
     await new Promise((resolve) => setTimeout(resolve, 500))
   }
+}
+
+/** Docker multiplexes stdout and stderr of a container without a TTY in 8-byte-headed frames. */
+function demuxLogs(raw: Buffer): string {
+  const parts: Buffer[] = []
+  let offset = 0
+  while (offset + 8 <= raw.length && raw[offset]! <= 2 && raw.readUInt16BE(offset + 1) === 0) {
+    const size = raw.readUInt32BE(offset + 4)
+    parts.push(raw.subarray(offset + 8, offset + 8 + size))
+    offset += 8 + size
+  }
+  return offset === 0 ? raw.toString('utf8') : Buffer.concat(parts).toString('utf8')
 }

@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { AgentImageMaxima, AgentImageSpec } from '../agent-images/spec.ts'
 
 const AgentName = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'agent names are lowercase words like "oracle" or "my-agent"')
 
@@ -12,8 +13,18 @@ export const AgentConfig = z
     api_key_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name').default('OPENAI_API_KEY'),
     /** Agent-specific settings, validated by the agent itself. */
     options: z.record(z.string(), z.unknown()).default({}),
+    /** For `name: image`: the packaged agent to run, `name:version` or `name` (the latest). */
+    spec: z
+      .string()
+      .regex(/^[a-z0-9][a-z0-9-]*(:[0-9A-Za-z.+-]+)?$/, 'an agent image reference like my-agent:1.2.0 or my-agent')
+      .nullable()
+      .default(null),
   })
   .strict()
+  .refine((a) => a.name !== 'image' || a.spec !== null, {
+    path: ['spec'],
+    message: 'the image agent needs a spec: agent.spec (or AGENTEST_AGENT_SPEC) = <name:version>',
+  })
 export type AgentConfig = z.infer<typeof AgentConfig>
 
 export const BrowserConfig = z
@@ -41,9 +52,28 @@ export const RunConfig = z
       .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"')
       .nullable()
       .default(null),
+    /**
+     * A fixed run id instead of `<name>-<timestamp>`: the shards of a split run and their merge
+     * share one, so they write one run folder.
+     */
+    id: z
+      .string()
+      .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, 'letters, digits, ".", "_" and "-"')
+      .nullable()
+      .default(null),
     results_dir: z.string().min(1).default('runs'),
     /** Per-task wall-clock limit; the agent loop is stopped when it passes. */
     task_timeout_ms: z.number().int().positive().default(180_000),
+    /**
+     * Earlier results in results_dir with the same task, agent, model, max_steps and settings:
+     * `use` reuses them (re-checking their evidence, no agent step), `refresh` runs everything,
+     * `only` runs nothing new (tasks without one are skipped), `rerun-failed` reuses passes only.
+     */
+    cache: z.enum(['use', 'refresh', 'only', 'rerun-failed']).default('use'),
+    /** Replay model replies to requests seen before (kept in <results_dir>/.model-cache): reproducible runs. */
+    model_cache: z.boolean().default(false),
+    /** How often the terminal shows each running task's step and last action; 0 turns it off. */
+    progress_ms: z.number().int().min(0).default(10_000),
   })
   .strict()
 export type RunConfig = z.infer<typeof RunConfig>
@@ -126,6 +156,17 @@ export const Prices = z.record(
 )
 export type Prices = z.infer<typeof Prices>
 
+/** Agents packaged as images (`agent: { name: image, spec: name:version }`). */
+export const AgentImagesConfig = z
+  .object({
+    /** Folders searched for `*.agent.yaml` specs, relative to the config file; missing ones are skipped. */
+    folders: z.array(z.string().min(1)).default(['agents', 'fixtures/agents']),
+    /** The most a spec may ask for; a spec above it is refused. */
+    max: AgentImageMaxima.default(AgentImageMaxima.parse({})),
+  })
+  .strict()
+export type AgentImagesConfig = z.infer<typeof AgentImagesConfig>
+
 export const Config = z
   .object({
     agent: AgentConfig.default(AgentConfig.parse({})),
@@ -137,6 +178,7 @@ export const Config = z
     docker: DockerConfig.default(DockerConfig.parse({})),
     grader: GraderConfig.default(GraderConfig.parse({})),
     prices: Prices.default({}),
+    agent_images: AgentImagesConfig.default(AgentImagesConfig.parse({})),
     /** User agents: name -> module path (relative to the config file) whose default export is defineAgent(...). */
     agents: z.record(AgentName, z.string().min(1)).default({}),
   })
@@ -153,5 +195,7 @@ export const ResolvedRun = z.object({
   config_file: z.string().nullable(),
   /** Absolute module paths of user agents by name. */
   agent_modules: z.record(z.string(), z.string()),
+  /** The packaged agent's spec, when the agent is `image`. */
+  agent_image: z.object({ file: z.string(), shown: z.string(), ref: z.string(), spec: AgentImageSpec }).nullable().default(null),
 })
 export type ResolvedRun = z.infer<typeof ResolvedRun>

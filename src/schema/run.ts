@@ -77,5 +77,11 @@ export const TestCaseRun = TestCase.extend({
   started_at: z.string(),
   finished_at: z.string(),
   duration_ms: z.number().nonnegative(),
+  /** Task, agent, model, max_steps and settings hash: a later run with the same key may reuse this result. */
+  cache_key: z.string().nullable().default(null),
+  /** True when this run reused an earlier result (no agent step, no model call) and re-checked its evidence. */
+  cached: z.boolean().default(false),
+  /** The run the reused result came from. */
+  cached_from: z.string().nullable().default(null),
 })
 export type TestCaseRun = z.infer<typeof TestCaseRun>

@@ -8,6 +8,10 @@ export const DurationStats = z.object({
 })
 export type DurationStats = z.infer<typeof DurationStats>
 
+/**
+ * Tasks by outcome. passed..unscored partition `total`; a person's `human_score` decides a
+ * reviewed task's outcome. `cached` counts, of `total`, the results reused from an earlier run.
+ */
 export const Tally = z.object({
   total: z.number().int(),
   passed: z.number().int(),
@@ -17,10 +21,20 @@ export const Tally = z.object({
   skipped: z.number().int(),
   /** Skipped because a judged check got no verdict (no grader, or a grader fault): neither passed nor failed. */
   unscored: z.number().int().default(0),
+  cached: z.number().int().default(0),
   /** passed / (total - skipped - unscored); null when nothing was scored. */
   success_rate: z.number().nullable(),
 })
 export type Tally = z.infer<typeof Tally>
+
+/** A task whose human score contradicts its automatic outcome (1 = passed, 0 = anything else). */
+export const Disagreement = z.object({
+  id: z.string(),
+  ai_score: z.number(),
+  human_score: z.number(),
+  human_comment: z.string().nullable(),
+})
+export type Disagreement = z.infer<typeof Disagreement>
 
 export const RunSummary = z.object({
   schema_version: z.literal(1),
@@ -32,10 +46,15 @@ export const RunSummary = z.object({
   totals: Tally,
   by_suite: z.record(z.string(), Tally),
   by_difficulty: z.record(z.string(), Tally),
+  /** REAL's challenge types (action, retrieval, retrieval-action), for web tasks. */
+  by_challenge: z.record(z.string(), Tally).default({}),
   /** OSUniverse's levels (paper..gold), for desktop tasks. */
   by_level: z.record(z.string(), Tally),
   /** OSUniverse's weighted score in percent: passed and total weighted 0.5/1/2/4/8 by level; null without levelled tasks. */
   weighted_score: z.number().nullable(),
+  /** Tasks a person scored (`npm run review`); their score wins over the automatic outcome. */
+  human_reviewed: z.number().int().default(0),
+  disagreements: z.array(Disagreement).default([]),
   duration: z.object({ all: DurationStats, passed: DurationStats }),
   tokens: z.object({
     input: z.number().int(),
@@ -45,6 +64,7 @@ export const RunSummary = z.object({
   }),
   /** USD, from the config's `prices` (per million tokens); null where a model has no price. Absent without prices. */
   cost: z.object({ agent: z.number().nullable(), grader: z.number().nullable() }).optional(),
-  tasks: z.array(z.object({ id: z.string(), status: z.string(), duration_ms: z.number(), file: z.string() })),
+  /** `status` is the outcome after human review; `reviewed` says a person set it. */
+  tasks: z.array(z.object({ id: z.string(), status: z.string(), reviewed: z.boolean().default(false), duration_ms: z.number(), file: z.string() })),
 })
 export type RunSummary = z.infer<typeof RunSummary>

@@ -108,6 +108,21 @@ export class RecordingComputer implements Computer {
     return inner.forward ? () => this.act({ type: 'forward' }, () => inner.forward!()) : undefined
   }
 
+  /**
+   * Records an action the agent performed itself (a packaged agent in its own container):
+   * the same step budget and abort checks, its own screenshot or the screen now.
+   */
+  async recordReported(action: ComputerAction, screenshot: Buffer | null, error: string | null): Promise<void> {
+    this.guard(true)
+    const shot = screenshot ?? (await this.inner.screenshot().catch(() => null))
+    if (!shot) {
+      const gone = await this.options.gone?.().catch(() => null)
+      if (gone) throw new SandboxGoneError(gone)
+    }
+    this.lastShot = shot
+    await this.recorder.recordStep({ action, screenshot: shot, url: null, error })
+  }
+
   private async act(action: ComputerAction, run: () => Promise<void>): Promise<void> {
     this.guard(true)
     this.lastShot = null

@@ -25,6 +25,9 @@ function recorded(overrides: Partial<TestCaseRun> = {}): TestCaseRun {
     file: 'tasks/omnizon/omnizon-1.task.ts',
     agent_yaml: 'name: oracle\n',
     agent_model: null,
+    cache_key: null,
+    cached: false,
+    cached_from: null,
     status: 'passed',
     agent_status: 'done',
     trajectory: [

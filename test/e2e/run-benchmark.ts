@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process'
-import { mkdtempSync, readdirSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { TestCaseRun } from '../../src/schema/run.ts'
@@ -25,28 +25,36 @@ export interface RunOptions {
    * (test/grader/scripted-grader.ts, a test double) unless this is false or `env` names a grader.
    */
   grader?: boolean
+  /** Results folder to write into (and read earlier runs from); a fresh temp folder by default. */
+  resultsDir?: string
 }
 
 /**
  * Runs `vitest run <args>` on the benchmark project in a child process, as a user would.
- * `whileRunning` gets the results folder and may act on the run before it ends.
+ * `whileRunning` gets the results folder and the child's pid, and may act on the run before it ends.
  */
 export async function runBenchmark(
   args: string[],
   env: Record<string, string> = {},
-  whileRunning?: (resultsDir: string) => Promise<void>,
+  whileRunning?: (resultsDir: string, pid: number) => Promise<void>,
   options: RunOptions = {},
 ): Promise<BenchmarkRun> {
   const grader = options.grader === false || env.AGENTEST_GRADER_MODEL ? null : await startScriptedGrader()
   try {
-    return await runChild(args, { ...grader?.env, ...env }, whileRunning)
+    return await runChild(args, { ...grader?.env, ...env }, whileRunning, options)
   } finally {
     await grader?.close()
   }
 }
 
-async function runChild(args: string[], env: Record<string, string>, whileRunning?: (resultsDir: string) => Promise<void>): Promise<BenchmarkRun> {
-  const resultsDir = mkdtempSync(join(tmpdir(), 'agentest-e2e-'))
+async function runChild(
+  args: string[],
+  env: Record<string, string>,
+  whileRunning: ((resultsDir: string, pid: number) => Promise<void>) | undefined,
+  options: RunOptions,
+): Promise<BenchmarkRun> {
+  const resultsDir = options.resultsDir ?? mkdtempSync(join(tmpdir(), 'agentest-e2e-'))
+  const before = new Set(existsSync(resultsDir) ? readdirSync(resultsDir) : [])
   const child = spawn(process.execPath, [VITEST, 'run', '--project', 'benchmark', ...args], {
     cwd: ROOT,
     env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0', AGENTEST_RESULTS_DIR: resultsDir, ...env },
@@ -57,10 +65,11 @@ async function runChild(args: string[], env: Record<string, string>, whileRunnin
   child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()))
   child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()))
   const closed = new Promise<number | null>((done) => child.on('close', done))
-  await whileRunning?.(resultsDir)
+  await whileRunning?.(resultsDir, child.pid!)
   const code = await closed
 
-  const runs = readdirSync(resultsDir)
+  // The run this call made: the one folder that was not there before.
+  const runs = readdirSync(resultsDir).filter((name) => !before.has(name) && !name.startsWith('.'))
   const runDir = runs.length === 1 ? join(resultsDir, runs[0]!) : null
   const files = runDir ? readdirSync(runDir).filter((f) => f.endsWith('.json') && f !== 'summary.json') : []
   // Parsing with the schema is the validation: a malformed record throws here.

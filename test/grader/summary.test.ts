@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
-import { runCost } from '../../reporters/cost.ts'
-import { tally } from '../../reporters/stats.ts'
+import { runCost } from '../../src/runs/cost.ts'
+import { tally } from '../../src/runs/stats.ts'
 import { buildSummary, renderTable } from '../../reporters/summary.ts'
 import { toCheckResult } from '../../src/grading/judge/check-result.ts'
 import { decide, unscored } from '../../src/grading/grader/vote.ts'
@@ -21,7 +21,7 @@ describe('the summary with judged tasks', () => {
   const runs = [run('a', 'passed', 'pass'), run('b', 'skipped', 'unscored'), run('c', 'skipped', null), run('d', 'failed', null)]
 
   test('unscored tasks are counted apart from passes, failures and other skips', () => {
-    expect(tally(runs)).toEqual({ total: 4, passed: 1, failed: 1, error: 0, timeout: 0, skipped: 1, unscored: 1, success_rate: 0.5 })
+    expect(tally(runs)).toEqual({ total: 4, passed: 1, failed: 1, error: 0, timeout: 0, skipped: 1, unscored: 1, cached: 0, success_rate: 0.5 })
   })
 
   test('grader tokens and, with a price table, the cost of agent and grader', () => {
@@ -29,7 +29,7 @@ describe('the summary with judged tasks', () => {
     expect(runCost(runs, { 'agent-m': { input: 1, output: 2 } })).toEqual({ agent: 8, grader: null })
 
     const config = Config.parse({ prices: { 'agent-m': { input: 1, output: 2 }, 'judge-m': { input: 2, output: 8 } } })
-    const resolved: ResolvedRun = { config, run_id: 'r', root: '/', results_path: '/r', config_file: null, agent_modules: {} }
+    const resolved: ResolvedRun = { config, run_id: 'r', root: '/', results_path: '/r', config_file: null, agent_modules: {}, agent_image: null }
     const summary = buildSummary(runs, resolved, new Date())
     expect(summary.tokens).toMatchObject({ validation_input: 1_000_000, validation_output: 100_000 })
     expect(summary.cost).toEqual({ agent: 8, grader: 2.8 })

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { durationStats, weightedScore } from '../../reporters/stats.ts'
+import { durationStats, weightedScore } from '../../src/runs/stats.ts'
 import type { TestCaseRun } from '../../src/schema/run.ts'
 
 describe('durationStats', () => {

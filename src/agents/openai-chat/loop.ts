@@ -28,7 +28,7 @@ export async function runChat(ctx: AgentContext): Promise<AgentOutcome> {
 async function loop(ctx: AgentContext, options: ChatOptions, settings: ModelSettings): Promise<AgentOutcome> {
   const { computer, signal, task } = ctx
   const secrets = [settings.apiKey]
-  const client = createClient(settings)
+  const client = createClient(settings, ctx.modelCache ?? null)
   const scale = new ScreenScale(computer.dimensions, options.screenshot_fit)
   const blocklist = new UrlBlocklist(options.blocklist)
   const toolErrors = new ToolErrors(options.max_tool_errors)

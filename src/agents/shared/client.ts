@@ -2,17 +2,20 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import OpenAI from 'openai'
 import type { z } from 'zod'
 import type { ModelSettings } from './settings.ts'
+import { cachingFetch, type ModelCacheSettings } from './model-cache.ts'
 
 /**
  * The real `openai` client. It retries 408/409/429/5xx, timeouts and dropped connections itself,
  * with exponential backoff and Retry-After honoured; `callModel` adds retries of malformed bodies.
  */
-export function createClient(settings: ModelSettings): OpenAI {
+export function createClient(settings: ModelSettings, modelCache: ModelCacheSettings | null = null): OpenAI {
   return new OpenAI({
     apiKey: settings.apiKey,
     baseURL: settings.baseURL ?? undefined,
     timeout: settings.timeoutMs,
     maxRetries: settings.retries,
+    // Opt-in (run.model_cache): replies to requests seen before come from disk.
+    ...(modelCache ? { fetch: cachingFetch(modelCache) } : {}),
   })
 }
 

@@ -25,18 +25,25 @@ export function redactError(error: unknown, secrets: readonly string[]): unknown
  * credentials and the API key's value are redacted. `api_key_env` is a variable's name, so it stays.
  */
 export function agentYaml(config: AgentConfig, env: NodeJS.ProcessEnv = process.env): string {
-  const key = env[config.api_key_env]
-  const secrets = key ? [key] : []
-  const scrub = (value: unknown, name: string | null): unknown => {
-    if (name !== null && name !== 'api_key_env' && SECRET_KEY.test(name) && value !== null) return REDACTED
-    if (typeof value === 'string') return redact(stripUserInfo(value), secrets)
-    if (Array.isArray(value)) return value.map((v) => scrub(v, null))
-    if (value && typeof value === 'object') {
-      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, scrub(v, k)]))
+  return stringify(scrubSecrets(config, [env[config.api_key_env]]))
+}
+
+/**
+ * A copy of a settings object with secret-looking keys, URL credentials and the given secret
+ * values redacted (names of variables, like `api_key_env`, stay).
+ */
+export function scrubSecrets<T>(value: T, secretValues: ReadonlyArray<string | undefined>): T {
+  const secrets = secretValues.filter((s): s is string => Boolean(s))
+  const scrub = (inner: unknown, name: string | null): unknown => {
+    if (name !== null && !name.endsWith('_env') && SECRET_KEY.test(name) && inner !== null) return REDACTED
+    if (typeof inner === 'string') return redact(stripUserInfo(inner), secrets)
+    if (Array.isArray(inner)) return inner.map((v) => scrub(v, null))
+    if (inner && typeof inner === 'object') {
+      return Object.fromEntries(Object.entries(inner).map(([k, v]) => [k, scrub(v, k)]))
     }
-    return value
+    return inner
   }
-  return stringify(scrub(config, null))
+  return scrub(value, null) as T
 }
 
 /** `https://user:pass@host/` -> `https://[redacted]@host/`. */

@@ -1,6 +1,4 @@
-import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join } from 'node:path'
-import { TestCaseRun } from '../../schema/run.ts'
+import type { StoredRun } from '../../runs/record.ts'
 import type { CheckSpec } from '../../schema/task.ts'
 import type { CheckResult } from '../../schema/run.ts'
 import { storedEvidence } from '../evidence/evidence.ts'
@@ -8,32 +6,8 @@ import type { Grader } from '../grader/grader.ts'
 import { aiGrading, type AiGrading } from '../judge/ai-score.ts'
 import { checkName, specKey, toCheckResult } from '../judge/check-result.ts'
 
-/** A TestCaseRun JSON as stored: the raw object (written back with only the grading fields changed) and its parsed view. */
-export interface StoredRun {
-  file: string
-  /** The run folder: screenshot paths are relative to it. */
-  dir: string
-  raw: Record<string, unknown>
-  run: TestCaseRun
-}
-
-/** The TestCaseRun files of a run folder (every *.json but summary.json), sorted. */
-export function storedRunFiles(runDir: string): string[] {
-  return readdirSync(runDir)
-    .filter((f) => f.endsWith('.json') && f !== 'summary.json')
-    .sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
-    .map((f) => join(runDir, f))
-}
-
-export function readStoredRun(file: string): StoredRun {
-  const raw: unknown = JSON.parse(readFileSync(file, 'utf8'))
-  const parsed = TestCaseRun.safeParse(raw)
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0]
-    throw new Error(`${file}: not a TestCaseRun: ${issue?.path.join('.') || 'body'}: ${issue?.message}`)
-  }
-  return { file, dir: dirname(file), raw: raw as Record<string, unknown>, run: parsed.data }
-}
+// Reading stored records lives with the other run-folder helpers; re-exported for the grading code.
+export { readStoredRun, storedRunFiles, type StoredRun } from '../../runs/record.ts'
 
 export interface Graded {
   grading: AiGrading

@@ -1,0 +1,80 @@
+import { join } from 'node:path'
+import type Docker from 'dockerode'
+import { buildImage, contentHash, imageExists } from '../docker/images.ts'
+import { buildContext, type LoadedAgentSpec } from './registry.ts'
+
+/** The agent image failed to build, or does not extend its base. */
+export class AgentImageError extends Error {
+  override name = 'AgentImageError'
+}
+
+/**
+ * Makes the spec's image ready to run on `baseTag` (the exact build of its base image) and
+ * returns its tag. A `build:` spec is built once per change of its context, its Dockerfile
+ * arguments or its base; an `image:` spec must be present (or pullable). Either way the image's
+ * layers must start with the base's: an agent runs on the task's own image, so the test is fair.
+ */
+export async function ensureAgentImage(
+  docker: Docker,
+  loaded: LoadedAgentSpec,
+  baseTag: string,
+  log: (line: string) => void,
+): Promise<string> {
+  const { spec } = loaded.spec
+  let tag: string
+  if (spec.build) {
+    const context = buildContext(loaded)
+    const buildargs = { ...spec.build.args, BASE_IMAGE: baseTag }
+    const hash = contentHash(context, [spec.build.dockerfile, JSON.stringify(buildargs)])
+    tag = `agentest-agent/${loaded.spec.metadata.name}:${loaded.spec.metadata.version}-${hash}`
+    if (!(await imageExists(docker, tag))) {
+      log(`building agent image ${loaded.ref} as ${tag} from ${join(loaded.shown, '..')} (once; later runs reuse it)`)
+      try {
+        await buildImage(
+          docker,
+          {
+            tag,
+            context,
+            dockerfile: spec.build.dockerfile,
+            buildargs,
+            labels: { 'dev.agentest.agent-image': loaded.ref, 'dev.agentest.base': baseTag },
+          },
+          log,
+        )
+      } catch (error) {
+        throw new AgentImageError(`${loaded.shown}: spec.build: ${error instanceof Error ? error.message : String(error)}`)
+      }
+      log(`built agent image ${tag}`)
+    }
+  } else {
+    tag = spec.image!
+    if (!(await imageExists(docker, tag))) {
+      log(`pulling agent image ${tag}`)
+      await pull(docker, tag).catch((error: unknown) => {
+        throw new AgentImageError(`${loaded.shown}: spec.image: ${tag} is not here and could not be pulled: ${error instanceof Error ? error.message : String(error)}`)
+      })
+    }
+  }
+  await assertExtends(docker, tag, baseTag, loaded)
+  return tag
+}
+
+async function pull(docker: Docker, tag: string): Promise<void> {
+  const stream = await docker.pull(tag)
+  await new Promise<void>((resolve, reject) =>
+    docker.modem.followProgress(stream, (error: Error | null) => (error ? reject(error) : resolve())),
+  )
+}
+
+/** The agent image's filesystem layers must begin with every layer of the base image. */
+async function assertExtends(docker: Docker, tag: string, baseTag: string, loaded: LoadedAgentSpec): Promise<void> {
+  const [image, base] = await Promise.all([docker.getImage(tag).inspect(), docker.getImage(baseTag).inspect()])
+  const layers = image.RootFS?.Layers ?? []
+  const baseLayers = base.RootFS?.Layers ?? []
+  const extendsBase = baseLayers.length > 0 && baseLayers.every((layer, i) => layers[i] === layer)
+  if (!extendsBase) {
+    throw new AgentImageError(
+      `${loaded.shown}: spec.base: ${tag} does not extend ${loaded.spec.spec.base} (${baseTag}); build it FROM the base image (ARG BASE_IMAGE / FROM \${BASE_IMAGE})`,
+    )
+  }
+}

@@ -1,0 +1,149 @@
+import { randomBytes } from 'node:crypto'
+import type Docker from 'dockerode'
+import { DesktopSandbox } from '../sandbox/desktop.ts'
+import { AgentServerClient, ProtocolError } from './client.ts'
+import { PROTOCOL_VERSION, type RunEvent, type RunRequest } from './protocol.ts'
+import { agentPort } from './spec.ts'
+import type { LoadedAgentSpec } from './registry.ts'
+
+export interface ConformanceCheck {
+  name: string
+  passed: boolean
+  detail: string
+}
+
+export interface ConformanceOptions {
+  docker: Docker
+  loaded: LoadedAgentSpec
+  /** The built agent image. */
+  tag: string
+  /** Where the agent's model calls go, as the container sees it. */
+  model: { base_url: string; name: string; api_key_env: string | null }
+  /** Environment for the container (the spec's environment and secrets). */
+  env: Record<string, string>
+  /** Labels the container as this run's, for cleanup. */
+  runId: string
+  log?: (check: ConformanceCheck) => void
+}
+
+/** The instruction of the run conformance cancels; a scripted model stalls on it. */
+export const CANCEL_INSTRUCTION = 'agentest conformance: keep working until you are cancelled.'
+export const RUN_INSTRUCTION = 'agentest conformance: take a step or two, then say you are done.'
+
+/**
+ * Checks an agent image against the protocol, as an author would before submitting it: health,
+ * a rejected bad request, a full run's stream (every line against the schemas, a final event
+ * last), a cancel, and an unknown run id. Each check is reported as it finishes.
+ */
+export async function checkConformance(options: ConformanceOptions): Promise<ConformanceCheck[]> {
+  const checks: ConformanceCheck[] = []
+  const record = (name: string, passed: boolean, detail: string) => {
+    const check = { name, passed, detail }
+    checks.push(check)
+    options.log?.(check)
+    return passed
+  }
+  const { spec } = options.loaded.spec
+  const port = agentPort(options.loaded.spec)
+  let desktop: DesktopSandbox | null = null
+  try {
+    desktop = await DesktopSandbox.open({
+      docker: options.docker,
+      image: options.tag,
+      runId: options.runId,
+      taskId: 'agent-check',
+      setupCmd: null,
+      network: true,
+      limits: { memoryMb: spec.requirements.memory_mb, cpus: spec.requirements.cpus, pids: spec.requirements.pids },
+      agentServer: { port, env: options.env },
+    })
+    record('container', true, `${options.tag} started as ${desktop.name} with the desktop ready`)
+  } catch (error) {
+    record('container', false, message(error))
+    return checks
+  }
+  const sandbox = desktop
+  try {
+    const client = new AgentServerClient(`http://127.0.0.1:${await sandbox.publishedPort(port)}`)
+    const started = Date.now()
+    try {
+      await client.waitHealthy(spec.health.path, spec.health.timeout_ms, {
+        logs: () => sandbox.logs(),
+        gone: async () => ((await sandbox.isRunning()) ? null : 'the container stopped'),
+      })
+      record('health', true, `GET ${spec.health.path} answered 2xx after ${((Date.now() - started) / 1000).toFixed(1)} s`)
+    } catch (error) {
+      record('health', false, message(error))
+      return checks
+    }
+
+    const bad = await fetch(new URL('/v1/runs', client.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"protocol":"agentest/v1"}' })
+    await bad.body?.cancel()
+    record('bad request', bad.status === 400, `POST /v1/runs with an incomplete body answered ${bad.status}${bad.status === 400 ? '' : ' (expected 400)'}`)
+
+    await checkRun(client, options, record)
+    await checkCancel(client, options, record)
+
+    const unknown = await client.cancel(`no-such-run-${randomBytes(3).toString('hex')}`)
+    record('unknown run', unknown === 404, `DELETE /v1/runs/<unknown id> answered ${unknown ?? 'nothing'}${unknown === 404 ? '' : ' (expected 404)'}`)
+  } finally {
+    await sandbox.close()
+  }
+  return checks
+}
+
+function request(options: ConformanceOptions, instruction: string, maxSteps: number): RunRequest {
+  return {
+    protocol: PROTOCOL_VERSION,
+    run_id: `conformance-${randomBytes(4).toString('hex')}`,
+    task: { id: 'agent-check', instruction, max_steps: maxSteps },
+    model: options.model,
+    display: { name: ':99', width: 1280, height: 800 },
+    options: {},
+  }
+}
+
+type Record_ = (name: string, passed: boolean, detail: string) => boolean
+
+async function checkRun(client: AgentServerClient, options: ConformanceOptions, record: Record_): Promise<void> {
+  const events: RunEvent[] = []
+  const maxSteps = 5
+  try {
+    for await (const event of client.run(request(options, RUN_INSTRUCTION, maxSteps), AbortSignal.timeout(120_000))) events.push(event)
+  } catch (error) {
+    record('run stream', false, `${message(error)} (after ${events.length} valid event(s))`)
+    return
+  }
+  const steps = events.filter((e) => e.type === 'step').length
+  const final = events.at(-1)
+  record('run stream', true, `${events.length} line(s), each a valid event; ${steps} step(s), then a final event (${final?.type === 'final' ? final.status : '?'})`)
+  record('max_steps', steps <= maxSteps, `${steps} step(s) with max_steps ${maxSteps}`)
+  const withShot = events.filter((e) => e.type === 'step' && e.screenshot).length
+  record('screenshots', true, `${withShot} of ${steps} step(s) carried a screenshot (agentest takes one for the others)`)
+}
+
+async function checkCancel(client: AgentServerClient, options: ConformanceOptions, record: Record_): Promise<void> {
+  const run = request(options, CANCEL_INSTRUCTION, 50)
+  const events: RunEvent[] = []
+  const stream = (async () => {
+    for await (const event of client.run(run, AbortSignal.timeout(60_000))) events.push(event)
+  })()
+  const failed = stream.then(
+    () => null,
+    (error: unknown) => error,
+  )
+  await new Promise((resolve) => setTimeout(resolve, 1_500))
+  const status = await client.cancel(run.run_id)
+  record('cancel', status !== null && status >= 200 && status < 300, `DELETE /v1/runs/{id} answered ${status ?? 'nothing'}`)
+  const outcome = await Promise.race([failed, new Promise((resolve) => setTimeout(() => resolve('timeout'), 10_000))])
+  const final = events.at(-1)
+  if (outcome === 'timeout') record('cancelled', false, 'the stream did not end within 10 s of the cancel')
+  else if (outcome instanceof Error) record('cancelled', false, message(outcome))
+  else if (final?.type === 'final' && final.status === 'cancelled') record('cancelled', true, 'the stream ended with a final event of status "cancelled"')
+  else record('cancelled', false, `the stream ended with ${final ? JSON.stringify(final).slice(0, 120) : 'no event'} (expected a final event of status "cancelled")`)
+}
+
+function message(error: unknown): string {
+  if (error instanceof ProtocolError) return error.message
+  return error instanceof Error ? error.message : String(error)
+}

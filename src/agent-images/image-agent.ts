@@ -1,0 +1,85 @@
+import { randomBytes } from 'node:crypto'
+import { defineAgent, type AgentContext, type AgentOutcome } from '../agents/agent.ts'
+import { StepLimitError, TaskAbortedError, abortReason } from '../trajectory/recording-computer.ts'
+import { ProtocolError } from './client.ts'
+import { PROTOCOL_VERSION, type FinalEvent, type RunRequest } from './protocol.ts'
+
+const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
+
+/**
+ * A packaged agent (agent: { name: image, spec: name:version }): its server runs in the task's
+ * container, acts there by itself, and streams what it did; each step is recorded as it comes.
+ */
+export const imageAgent = defineAgent({
+  name: 'image',
+  async run(context: AgentContext): Promise<AgentOutcome> {
+    const server = context.agentServer
+    const report = context.report
+    if (!server || !report) throw new Error('the image agent runs in a desktop task\'s container, and this task has none')
+    const request: RunRequest = {
+      protocol: PROTOCOL_VERSION,
+      run_id: `${context.task.id}-${randomBytes(4).toString('hex')}`.replaceAll(/[^A-Za-z0-9._-]/g, '-'),
+      task: { id: context.task.id, instruction: context.task.task, max_steps: context.maxSteps ?? context.task.max_steps },
+      model: {
+        base_url: context.config.base_url ? fromContainer(context.config.base_url) : null,
+        name: context.config.model,
+        api_key_env: context.config.api_key_env,
+      },
+      display: { name: ':99', ...context.computer.dimensions },
+      options: context.config.options,
+    }
+    // On a timeout or Ctrl-C the agent is told to stop at once; the container goes after.
+    const onAbort = () => void server.cancelActive()
+    context.signal.addEventListener('abort', onAbort, { once: true })
+    const stream = new AbortController()
+    try {
+      for await (const event of server.run(request, stream.signal)) {
+        if (event.type === 'step') {
+          if (event.thought) context.think(event.thought)
+          await report({ action: event.action, screenshot: decodePng(event.screenshot), error: event.error ?? null })
+          continue
+        }
+        return finish(event, context)
+      }
+      throw new ProtocolError('the stream ended without a final event')
+    } catch (error) {
+      if (context.signal.aborted) throw new TaskAbortedError(abortReason(context.signal))
+      // Over budget, a broken message, or any other failure: the agent must stop acting.
+      await server.cancelActive()
+      throw error
+    } finally {
+      context.signal.removeEventListener('abort', onAbort)
+      stream.abort()
+    }
+  },
+})
+
+function finish(event: FinalEvent, context: AgentContext): AgentOutcome {
+  if (event.model) context.meter?.setModel(event.model)
+  if (event.usage) context.meter?.addTokens(event.usage.input_tokens, event.usage.output_tokens)
+  switch (event.status) {
+    case 'done':
+      return { answer: event.answer ?? null, usage: event.usage }
+    case 'max_steps':
+      throw new StepLimitError(`the agent stopped at max_steps (${context.maxSteps ?? context.task.max_steps})`)
+    case 'error':
+      throw new Error(`the agent reported an error: ${event.error ?? 'no message'}`)
+    case 'cancelled':
+      if (context.signal.aborted) throw new TaskAbortedError(abortReason(context.signal))
+      throw new Error('the agent cancelled its run without being asked to')
+  }
+}
+
+function decodePng(base64: string | undefined): Buffer | null {
+  if (base64 === undefined) return null
+  const png = Buffer.from(base64, 'base64')
+  if (!png.subarray(0, 8).equals(PNG_SIGNATURE)) throw new ProtocolError('a step\'s screenshot is not a base64 PNG')
+  return png
+}
+
+/** A model server on the host's loopback is reached from the container through the host gateway. */
+export function fromContainer(url: string): string {
+  const parsed = new URL(url)
+  if (['127.0.0.1', 'localhost', '0.0.0.0', '[::1]'].includes(parsed.hostname)) parsed.hostname = 'host.docker.internal'
+  return parsed.href.replace(/\/$/, url.endsWith('/') ? '/' : '')
+}
