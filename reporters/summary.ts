@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import type { ResolvedRun } from '../src/schema/config.ts'
@@ -32,12 +33,25 @@ export default class SummaryReporter implements Reporter {
     await writeJsonAtomic(join(this.run.results_path, 'summary.json'), summary)
     const log = (line: string) => (this.vitest ? this.vitest.logger.log(line) : console.log(line))
     for (const line of renderTable(summary)) log(line)
+    if (this.vitest?.config.mergeReports) {
+      const missing = missingEvidence([...this.runs.values()], this.run.results_path)
+      if (missing.length) {
+        log(`  warning: ${missing.length} screenshot/evidence file(s) of the merged tasks are not in ${this.run.results_path} (${missing[0]}, ...):`)
+        log(`  copy each shard's ${this.run.run_id}/ folder here before merging; the records are complete either way`)
+      }
+    }
     const report = await writeRecordsReport(this.run.results_path, [...this.runs.values()], summary).catch((error: unknown) => {
       log(`  the HTML report could not be written: ${error instanceof Error ? error.message : String(error)}`)
       return null
     })
     log(`  results: ${this.run.results_path}${report ? ` · report: ${report}` : ''}`)
   }
+}
+
+/** Evidence files the records name that are not in the run folder (a merge without the shards' folders). */
+function missingEvidence(records: TestCaseRun[], dir: string): string[] {
+  const named = records.flatMap((r) => [...r.trajectory.map((s) => s.screenshot), r.result?.screenshot ?? null, r.final_state])
+  return named.filter((path): path is string => path !== null && !existsSync(join(dir, path)))
 }
 
 /** The live run's summary; the same `summarize` rebuilds it from a stored folder. */

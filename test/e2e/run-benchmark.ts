@@ -71,12 +71,16 @@ async function runChild(
   // The run this call made: the one folder that was not there before.
   const runs = readdirSync(resultsDir).filter((name) => !before.has(name) && !name.startsWith('.'))
   const runDir = runs.length === 1 ? join(resultsDir, runs[0]!) : null
-  const files = runDir ? readdirSync(runDir).filter((f) => f.endsWith('.json') && f !== 'summary.json') : []
-  // Parsing with the schema is the validation: a malformed record throws here.
-  const results = files.map((f) => TestCaseRun.parse(JSON.parse(readFileSync(join(runDir!, f), 'utf8'))))
-  const summaryFile = runDir && readdirSync(runDir).includes('summary.json') ? join(runDir, 'summary.json') : null
+  return { code, stdout, stderr, runDir, ...(runDir ? readRun(runDir) : { results: [], summary: null }) }
+}
+
+/** The records and summary of a run folder; parsing with the schemas is the validation. */
+export function readRun(runDir: string): Pick<BenchmarkRun, 'results' | 'summary'> {
+  const files = readdirSync(runDir).filter((f) => f.endsWith('.json') && f !== 'summary.json')
+  const results = files.map((f) => TestCaseRun.parse(JSON.parse(readFileSync(join(runDir, f), 'utf8'))))
+  const summaryFile = readdirSync(runDir).includes('summary.json') ? join(runDir, 'summary.json') : null
   const summary = summaryFile ? RunSummary.parse(JSON.parse(readFileSync(summaryFile, 'utf8'))) : null
-  return { code, stdout, stderr, runDir, results, summary }
+  return { results, summary }
 }
 
 /** Reads a task's recorded `/finish` JSON from a run. */
