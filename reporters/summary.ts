@@ -27,7 +27,13 @@ export default class SummaryReporter implements Reporter {
     if (record) this.runs.set(recordKey(record), record)
   }
 
-  async onTestRunEnd(_modules: ReadonlyArray<TestModule>): Promise<void> {
+  async onTestRunEnd(modules: ReadonlyArray<TestModule>): Promise<void> {
+    const pattern = this.vitest?.config.testNamePattern
+    if (this.runs.size === 0 && pattern && modules.length > 0) {
+      // Every task was filtered out: most likely a mistyped id, which must not pass silently.
+      process.stderr.write(`agentest: no task matches -t ${String(pattern)} (task names start with their id, e.g. -t 'omnizon-3\\b')\n`)
+      process.exitCode = 1
+    }
     if (this.runs.size === 0) return
     const summary = buildSummary([...this.runs.values()], this.run, this.startedAt)
     await writeJsonAtomic(join(this.run.results_path, 'summary.json'), summary)

@@ -20,6 +20,18 @@ describe('bad input gets one clear line', { timeout: 120_000 }, () => {
     expectOneLine(run.stderr, 'agentest: AGENTEST_AGENT: unknown agent "gpt-9" (known: oracle, nop, near-miss, openai-cua, openai-chat, replay, image)')
   })
 
+  test('a task id that matches nothing', async () => {
+    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-99\\b'])
+    expect(run.code).toBe(1)
+    expectOneLine(run.stderr, "agentest: no task matches -t /omnizon-99\\b/ (task names start with their id, e.g. -t 'omnizon-3\\b')")
+  })
+
+  test('an unknown cache mode', async () => {
+    const run = await runBenchmark(['tasks/omnizon'], { AGENTEST_CACHE: 'sometimes' })
+    expect(run.code).toBe(1)
+    expectOneLine(run.stderr, /^agentest: AGENTEST_CACHE="sometimes": run\.cache: /)
+  })
+
   test('malformed YAML', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'agentest-yaml-')), 'broken.yaml')
     writeFileSync(file, 'agent:\n  name: oracle\n browser: [\n')
