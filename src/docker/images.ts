@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto'
-import { readdirSync, readFileSync, statSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
+import dockerignore from '@balena/dockerignore'
 import { join, relative } from 'node:path'
 import type Docker from 'dockerode'
 
@@ -15,11 +16,17 @@ export const SANDBOX_IMAGES = {
 export type SandboxImageName = keyof typeof SANDBOX_IMAGES
 export const SANDBOX_IMAGE_NAMES = Object.keys(SANDBOX_IMAGES) as [SandboxImageName, ...SandboxImageName[]]
 
-/** Files of a build context, sorted; dependency and VCS folders never belong in one. */
+/**
+ * Files of a build context, sorted, as `docker build` would send them: minus what the context's
+ * .dockerignore excludes (the Engine API leaves that to the client), and never node_modules or .git.
+ */
 export function filesOf(dir: string): string[] {
+  const ignoreFile = join(dir, '.dockerignore')
+  const ignored = existsSync(ignoreFile) ? dockerignore({ ignorecase: false }).add(readFileSync(ignoreFile, 'utf8').split('\n')) : null
   return readdirSync(dir, { recursive: true, encoding: 'utf8' })
     .filter((file) => !file.split(/[\\/]/).some((part) => part === 'node_modules' || part === '.git'))
     .filter((file) => statSync(join(dir, file)).isFile())
+    .filter((file) => !ignored?.ignores(file))
     .sort()
 }
 

@@ -1,9 +1,9 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { byTurn, startModelServer, type ModelServer } from '../../fixtures/model-server/index.ts'
-import { agentEnv } from '../agents/benchmark-helpers.ts'
+import { agentEnv, E2E_KEY } from '../agents/benchmark-helpers.ts'
 import { ROOT, runBenchmark } from './run-benchmark.ts'
 
 /**
@@ -57,6 +57,11 @@ describe('reusing earlier results', { timeout: 300_000 }, () => {
     expect(original?.cached).toBe(false)
     const calls = server.requests.length
     expect(calls).toBe(2)
+    // The run's settings are kept beside its results, without the key.
+    const settings = readFileSync(join(first.runDir!, 'config.yaml'), 'utf8')
+    expect(settings).toContain('api_key_env: AGENTEST_E2E_KEY')
+    expect(settings).toContain('cache: use')
+    expect(settings).not.toContain(E2E_KEY)
 
     writeTask(`expect(answer ?? '', 'names the ThinkPad').toMatch(/ThinkPad/)`)
     const second = await run()
