@@ -1,3 +1,4 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import type Docker from 'dockerode'
 import { buildImage, contentHash, imageExists } from '../docker/images.ts'
@@ -24,7 +25,7 @@ export async function ensureAgentImage(
   let tag: string
   if (spec.build) {
     const context = buildContext(loaded)
-    const buildargs = { ...spec.build.args, BASE_IMAGE: baseTag }
+    const buildargs = { ...hostBuildArgs(context, spec.build.dockerfile), ...spec.build.args, BASE_IMAGE: baseTag }
     const hash = contentHash(context, [spec.build.dockerfile, JSON.stringify(buildargs)])
     tag = `agentest-agent/${loaded.spec.metadata.name}:${loaded.spec.metadata.version}-${hash}`
     if (!(await imageExists(docker, tag))) {
@@ -57,6 +58,40 @@ export async function ensureAgentImage(
   }
   await assertExtends(docker, tag, baseTag, loaded)
   return tag
+}
+
+/**
+ * What the host lends a build: behind a TLS-inspecting proxy the host trusts extra CAs, which a
+ * build fetching packages over HTTPS needs too. A Dockerfile that declares `ARG EXTRA_CA_CERTS`
+ * gets them as PEM text; others get nothing extra.
+ */
+function hostBuildArgs(context: string, dockerfile: string): Record<string, string> {
+  try {
+    if (!/^\s*ARG\s+EXTRA_CA_CERTS\b/m.test(readFileSync(join(context, dockerfile), 'utf8'))) return {}
+  } catch {
+    return {}
+  }
+  const pem = hostExtraCertificates()
+  return pem ? { EXTRA_CA_CERTS: pem } : {}
+}
+
+/** Debian's folder of locally added CAs, plus NODE_EXTRA_CA_CERTS unless it is a whole system bundle. */
+const LOCAL_CA_DIR = '/usr/local/share/ca-certificates'
+const MAX_PEM_BYTES = 64 * 1024
+
+function hostExtraCertificates(): string {
+  const files = existsSync(LOCAL_CA_DIR)
+    ? readdirSync(LOCAL_CA_DIR).filter((f) => /\.(crt|pem)$/.test(f)).map((f) => join(LOCAL_CA_DIR, f))
+    : []
+  const nodeExtra = process.env.NODE_EXTRA_CA_CERTS
+  if (nodeExtra && existsSync(nodeExtra) && statSync(nodeExtra).size <= MAX_PEM_BYTES) files.push(nodeExtra)
+  const certificates = new Set<string>()
+  for (const file of files) {
+    const text = readFileSync(file, 'utf8')
+    for (const cert of text.match(/-----BEGIN CERTIFICATE-----[\s\S]+?-----END CERTIFICATE-----/g) ?? []) certificates.add(cert)
+  }
+  const pem = [...certificates].join('\n')
+  return pem.length <= MAX_PEM_BYTES ? pem : ''
 }
 
 async function pull(docker: Docker, tag: string): Promise<void> {

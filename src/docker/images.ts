@@ -67,17 +67,23 @@ export async function buildImage(docker: Docker, request: BuildRequest, log: (li
     { context, src: filesOf(context) },
     { t: tag, dockerfile: request.dockerfile ?? 'Dockerfile', buildargs: request.buildargs ?? {}, labels: request.labels ?? {} },
   )
+  // The build's own last lines say why it failed; the engine's error only names the command.
+  const tail: string[] = []
   await new Promise<void>((resolve, reject) => {
     docker.modem.followProgress(
       stream,
       (error: Error | null, output: Array<{ error?: string }>) => {
         const failed = error?.message ?? output.find((o) => o.error)?.error
-        if (failed) reject(new Error(`building ${tag} failed: ${failed.trim()}`))
-        else resolve()
+        if (!failed) return resolve()
+        const reason = failed.trim().replace(/^The command '[\s\S]*' returned/, 'a RUN step returned')
+        reject(new Error(`building ${tag} failed: ${reason}${tail.length ? `; its last output:\n${tail.map((l) => `  | ${l}`).join('\n')}` : ''}`))
       },
       (event: { stream?: string; error?: string }) => {
-        const line = event.stream?.trim()
-        if (line && /^Step \d+\/\d+/.test(line)) log(`  ${line}`)
+        for (const line of (event.stream ?? '').split('\n').map((l) => l.trimEnd()).filter(Boolean)) {
+          if (/^Step \d+\/\d+/.test(line)) log(`  ${line}`)
+          tail.push(line)
+          if (tail.length > 12) tail.shift()
+        }
       },
     )
   })
