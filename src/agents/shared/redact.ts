@@ -25,7 +25,9 @@ export function redactError(error: unknown, secrets: readonly string[]): unknown
  * credentials and the API key's value are redacted. `api_key_env` is a variable's name, so it stays.
  */
 export function agentYaml(config: AgentConfig, env: NodeJS.ProcessEnv = process.env): string {
-  return stringify(scrubSecrets(config, [env[config.api_key_env]]))
+  // `spec` only means something for packaged agents.
+  const { spec, ...rest } = config
+  return stringify(scrubSecrets(spec === null ? rest : config, [env[config.api_key_env]]))
 }
 
 /**
