@@ -1,0 +1,78 @@
+import type { TestCaseRun } from '../schema/run.ts'
+import type { DurationStats, RunSummary, Tally } from '../schema/summary.ts'
+import { recordKey } from '../schema/task.ts'
+import { effectiveStatus, isUnscored } from '../runs/outcome.ts'
+import { durationStats, tally, weightedScore } from '../runs/stats.ts'
+import { agentNameFromYaml } from './format.ts'
+
+/** Which filter button shows a task: failed covers failed, error and timeout. */
+export type Outcome = 'passed' | 'failed' | 'skipped'
+
+/** After human review, as the summary counts it: a person's score wins over the harness's status. */
+export function outcomeOf(run: TestCaseRun): Outcome {
+  const status = effectiveStatus(run)
+  if (status === 'passed') return 'passed'
+  if (status === 'skipped') return 'skipped'
+  return 'failed'
+}
+
+/** The status a reader should see: the outcome after review, and "unscored" for a skip for want of a grader verdict. */
+export function statusLabel(run: TestCaseRun): string {
+  return isUnscored(run) ? 'unscored' : effectiveStatus(run)
+}
+
+export function anchor(run: TestCaseRun): string {
+  return `task-${recordKey(run)}`
+}
+
+/** What the header shows; from summary.json, or worked out from the records when there is none. */
+export interface Overview {
+  agent: string | null
+  model: string | null
+  startedAt: string | null
+  finishedAt: string | null
+  totals: Tally
+  weightedScore: number | null
+  duration: { all: DurationStats; passed: DurationStats }
+  tokens: RunSummary['tokens']
+  cost: RunSummary['cost']
+}
+
+export function overviewOf(records: readonly TestCaseRun[], summary: RunSummary | null): Overview {
+  if (summary) {
+    return {
+      agent: summary.agent,
+      model: summary.agent_model,
+      startedAt: summary.started_at,
+      finishedAt: summary.finished_at,
+      totals: summary.totals,
+      weightedScore: summary.weighted_score,
+      duration: summary.duration,
+      tokens: summary.tokens,
+      cost: summary.cost,
+    }
+  }
+  const sum = (value: (run: TestCaseRun) => number) => records.reduce((total, run) => total + value(run), 0)
+  const starts = records.map((r) => r.started_at).sort()
+  const ends = records.map((r) => r.finished_at).sort()
+  const first = records[0]
+  return {
+    agent: first ? agentNameFromYaml(first.agent_yaml) : null,
+    model: first?.agent_model ?? null,
+    startedAt: starts[0] ?? null,
+    finishedAt: ends.at(-1) ?? null,
+    totals: tally(records),
+    weightedScore: weightedScore(records),
+    duration: {
+      all: durationStats(records.map((r) => r.duration_ms)),
+      passed: durationStats(records.filter((r) => r.status === 'passed').map((r) => r.duration_ms)),
+    },
+    tokens: {
+      input: sum((r) => r.input_tokens),
+      output: sum((r) => r.output_tokens),
+      validation_input: sum((r) => r.validation_input_tokens),
+      validation_output: sum((r) => r.validation_output_tokens),
+    },
+    cost: undefined,
+  }
+}
