@@ -65,7 +65,14 @@ export async function buildImage(docker: Docker, request: BuildRequest, log: (li
   const { tag, context } = request
   const stream = await docker.buildImage(
     { context, src: filesOf(context) },
-    { t: tag, dockerfile: request.dockerfile ?? 'Dockerfile', buildargs: request.buildargs ?? {}, labels: request.labels ?? {} },
+    {
+      t: tag,
+      dockerfile: request.dockerfile ?? 'Dockerfile',
+      buildargs: request.buildargs ?? {},
+      labels: request.labels ?? {},
+      // A failed step's container would otherwise stay behind.
+      forcerm: true,
+    },
   )
   // The build's own last lines say why it failed; the engine's error only names the command.
   const tail: string[] = []

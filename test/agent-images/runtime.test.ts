@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process'
-import { mkdtempSync, rmSync } from 'node:fs'
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
@@ -83,6 +83,20 @@ describe.skipIf(noDocker)('packaged agents on a real engine', { timeout: 600_000
     expect((error as Error).message).toBe(
       `fixtures/agents/minimal-python/minimal-python.agent.yaml: spec.base: debian:bookworm-slim does not extend agentest/desktop (${base}); build it FROM the base image (ARG BASE_IMAGE / FROM \${BASE_IMAGE})`,
     )
+  })
+
+  test('a build that fails says why, from its own output, and leaves no container behind', async () => {
+    const context = mkdtempSync(join(dir, 'broken-'))
+    writeFileSync(join(context, 'Dockerfile'), 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\nRUN echo "E: Unable to locate package frobnicate" && false\n')
+    const file = join(context, 'broken.agent.yaml')
+    const broken: LoadedAgentSpec = { ...minimalPython, file, shown: 'broken.agent.yaml', ref: 'broken:0.1.0', spec: { ...minimalPython.spec, metadata: { name: 'broken', version: '0.1.0' } } }
+    const stopped = async () => (await docker.listContainers({ all: true, filters: { status: ['exited', 'created'] } })).length
+    const before = await stopped()
+    const error = (await ensureAgentImage(docker, broken, base, () => {}).catch((e: unknown) => e)) as Error
+    expect(error).toBeInstanceOf(AgentImageError)
+    expect(error.message).toMatch(/^broken\.agent\.yaml: spec\.build: building agentest-agent\/broken:0\.1\.0-[0-9a-f]{12} failed: a RUN step returned a non-zero code: 1; its last output:\n/)
+    expect(error.message).toContain('| E: Unable to locate package frobnicate')
+    expect(await stopped()).toBe(before)
   })
 
   test('the spec\'s limits, environment and port are applied, and nothing more is granted', async () => {
