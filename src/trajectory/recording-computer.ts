@@ -144,6 +144,8 @@ export class RecordingComputer implements Computer {
     }
     this.lastShot = shot
     const url = await this.inner.currentUrl().catch(() => null)
+    // An action still under way when the task was stopped is not a step of the task.
+    if (this.options.signal.aborted) throw new TaskAbortedError(abortReason(this.options.signal))
     await this.recorder.recordStep({ action, screenshot: shot, url, error })
     const blocked = this.options.violations?.()[0]
     if (blocked) throw new BlockedUrlError(`the page tried to load a blocked URL: ${blocked}`)

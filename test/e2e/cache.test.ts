@@ -1,6 +1,6 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { byTurn, startModelServer, type ModelServer } from '../../fixtures/model-server/index.ts'
 import { agentEnv, E2E_KEY } from '../agents/benchmark-helpers.ts'
@@ -15,6 +15,8 @@ const TASK_FILE = 'test/fixtures/generated/cache-answer.task.ts'
 const CONFIG = ['--config', 'test/fixtures/fixture-tasks.vitest.config.ts']
 
 function writeTask(check: string, fixtures = 'run, app, expect'): void {
+  // The folder is git-ignored, so a fresh clone does not have it.
+  mkdirSync(join(ROOT, dirname(TASK_FILE)), { recursive: true })
   writeFileSync(
     join(ROOT, TASK_FILE),
     `import { agentTest } from 'agentest'
@@ -86,6 +88,21 @@ describe('reusing earlier results', { timeout: 300_000 }, () => {
     const refreshed = await run({ AGENTEST_CACHE: 'refresh' })
     expect(server.requests.length, 'refresh runs the agent again').toBe(calls + 2)
     expect(refreshed.results[0]).toMatchObject({ status: 'passed', cached: false })
+
+    // rerun-failed reuses passes only; a failed result runs again.
+    writeTask(`expect(answer ?? '', 'names the ThinkPad').toMatch(/ThinkPad/)`)
+    const failing = await run({ AGENTEST_CACHE: 'rerun-failed' })
+    expect(failing.results[0]).toMatchObject({ status: 'failed', cached: true })
+    expect(server.requests.length).toBe(calls + 2)
+    const rerun = await run({ AGENTEST_CACHE: 'rerun-failed' })
+    expect(rerun.results[0]).toMatchObject({ status: 'failed', cached: false })
+    expect(server.requests.length, 'the failed task ran again').toBe(calls + 4)
+
+    // only: nothing new runs; a task without a result (another model here) is skipped.
+    const only = await run({ AGENTEST_CACHE: 'only', AGENTEST_MODEL: 'another-model' })
+    expect(only.results[0]).toMatchObject({ status: 'skipped', cached: false })
+    expect(only.results[0]?.error?.message).toBe('no earlier result to reuse (the cache mode is "only")')
+    expect(server.requests.length).toBe(calls + 4)
   })
 
   test('with the model-call cache, a repeated run sends no model call and replays the same actions', async () => {
@@ -95,7 +112,8 @@ describe('reusing earlier results', { timeout: 300_000 }, () => {
     try {
       const results = mkdtempSync(join(tmpdir(), 'agentest-model-cache-'))
       const env = {
-        ...agentEnv({ name: 'openai-chat' }, modelServer.url, { AGENTEST_MODEL: 'scripted-model' }),
+        // The page as text: a screenshot's pixels can differ between two loads of the same page.
+        ...agentEnv({ name: 'openai-chat', options: { observation: 'axtree' } }, modelServer.url, { AGENTEST_MODEL: 'scripted-model' }),
         FIXTURE_TASKS: TASK_FILE,
         AGENTEST_MODEL_CACHE: 'true',
         AGENTEST_CACHE: 'refresh',
