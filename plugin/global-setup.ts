@@ -5,7 +5,8 @@ import { chromiumArgs, findBrowser } from '../src/sandbox/find-browser.ts'
 import { prepareDocker } from './docker-setup.ts'
 import { failOnInputError } from './index.ts'
 import '../src/fixtures/meta.ts'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import { indexResults } from '../src/cache/run-cache.ts'
 import type { ResolvedRun } from '../src/schema/config.ts'
 import { scrubSecrets } from '../src/agents/shared/redact.ts'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
@@ -27,6 +28,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     prepareDocker(run, log),
   ])
   await writeRunConfig(run)
+  project.provide('agentest:cache', run.config.run.cache === 'refresh' ? {} : indexResults(dirname(run.results_path), run.run_id, log))
   project.provide('agentest:apps', { omnizon: omnizon.url })
   project.provide('agentest:browser', browser.wsEndpoint())
   project.provide('agentest:docker', docker.provision)

@@ -103,9 +103,10 @@ function request(options: ConformanceOptions, instruction: string, maxSteps: num
   }
 }
 
-type Record_ = (name: string, passed: boolean, detail: string) => boolean
+/** Records one check's outcome. */
+type Report = (name: string, passed: boolean, detail: string) => boolean
 
-async function checkRun(client: AgentServerClient, options: ConformanceOptions, record: Record_): Promise<void> {
+async function checkRun(client: AgentServerClient, options: ConformanceOptions, record: Report): Promise<void> {
   const events: RunEvent[] = []
   const maxSteps = 5
   try {
@@ -122,7 +123,7 @@ async function checkRun(client: AgentServerClient, options: ConformanceOptions, 
   record('screenshots', true, `${withShot} of ${steps} step(s) carried a screenshot (agentest takes one for the others)`)
 }
 
-async function checkCancel(client: AgentServerClient, options: ConformanceOptions, record: Record_): Promise<void> {
+async function checkCancel(client: AgentServerClient, options: ConformanceOptions, record: Report): Promise<void> {
   const run = request(options, CANCEL_INSTRUCTION, 50)
   const events: RunEvent[] = []
   const stream = (async () => {

@@ -11,6 +11,9 @@ export interface CachedResult {
   runDir: string
 }
 
+/** Where a reusable result is, by cache key: small enough to hand from the main process to workers. */
+export type CacheIndex = Record<string, { file: string; runDir: string; passed: boolean }>
+
 /**
  * A result is reusable unless the harness, not the agent, decided it: errors, timeouts and
  * skips (no engine) run again (REAL never caches errors). A task left unscored for want of a
@@ -22,44 +25,37 @@ export function isReusable(record: TestCaseRun): boolean {
 }
 
 /**
- * The earlier results under the results folder, indexed by cache key. Built once per worker;
- * a corrupt or half-written file is skipped with a warning (that task simply runs again).
+ * Indexes the earlier results under the results folder, once per run in the main process. A
+ * corrupt or half-written file is skipped with a warning (that task simply runs again); the
+ * newest result of a key wins.
  */
-export class RunCache {
-  private index: Map<string, CachedResult> | null = null
-
-  constructor(
-    private readonly resultsDir: string,
-    private readonly currentRunId: string,
-    private readonly warn: (line: string) => void,
-  ) {}
-
-  lookup(key: string, mode: CacheMode): CachedResult | null {
-    if (mode === 'refresh') return null
-    const found = this.load().get(key) ?? null
-    if (!found) return null
-    if (mode === 'rerun-failed' && found.record.status !== 'passed' && found.record.error?.kind !== 'unscored') return null
-    return found
-  }
-
-  private load(): Map<string, CachedResult> {
-    if (this.index) return this.index
-    const index = new Map<string, CachedResult>()
-    for (const run of safeList(this.resultsDir)) {
-      const runDir = join(this.resultsDir, run)
-      if (run === this.currentRunId || !isDirectory(runDir)) continue
-      for (const file of safeList(runDir)) {
-        if (!file.endsWith('.json') || file === 'summary.json') continue
-        const record = readRecord(join(runDir, file), this.warn)
-        if (!record?.cache_key || !isReusable(record)) continue
-        const earlier = index.get(record.cache_key)
-        // The newest result wins.
-        if (!earlier || earlier.record.finished_at < record.finished_at) index.set(record.cache_key, { record, runDir })
-      }
+export function indexResults(resultsDir: string, currentRunId: string, warn: (line: string) => void): CacheIndex {
+  const index: CacheIndex = {}
+  const finished: Record<string, string> = {}
+  for (const run of safeList(resultsDir)) {
+    const runDir = join(resultsDir, run)
+    if (run === currentRunId || !isDirectory(runDir)) continue
+    for (const name of safeList(runDir)) {
+      if (!name.endsWith('.json') || name === 'summary.json') continue
+      const file = join(runDir, name)
+      const record = readRecord(file, warn)
+      if (!record?.cache_key || !isReusable(record)) continue
+      const key = record.cache_key
+      if (finished[key] !== undefined && finished[key] >= record.finished_at) continue
+      finished[key] = record.finished_at
+      index[key] = { file, runDir, passed: record.status === 'passed' || record.error?.kind === 'unscored' }
     }
-    this.index = index
-    return index
   }
+  return index
+}
+
+/** The result to reuse for a key under a mode, read from disk; null when the task must run. */
+export function lookupResult(index: CacheIndex, key: string, mode: CacheMode): CachedResult | null {
+  if (mode === 'refresh') return null
+  const found = index[key]
+  if (!found || (mode === 'rerun-failed' && !found.passed)) return null
+  const record = readRecord(found.file, () => {})
+  return record ? { record, runDir: found.runDir } : null
 }
 
 function readRecord(file: string, warn: (line: string) => void): TestCaseRun | null {

@@ -1,7 +1,8 @@
 import { mkdirSync, writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import sharp from 'sharp'
-import { TestCaseRun, type CheckResult, type Step } from '../../src/schema/run.ts'
+import type { CheckResult, Step, TestCaseRun } from '../../src/schema/run.ts'
+import { record as fixtureRecord } from '../runs/fixtures.ts'
 import type { RunSummary } from '../../src/schema/summary.ts'
 
 /** A small solid PNG, a stand-in screenshot. */
@@ -44,33 +45,17 @@ export async function writeTask(runDir: string, task: FakeTask): Promise<TestCas
   }
   writeFileSync(join(runDir, task.id, 'final.png'), await png({ r: 250, g: 200, b: 40 }))
   const answer = task.answer === undefined ? 'done' : task.answer
-  const record = TestCaseRun.parse({
+  const record = fixtureRecord({
     id: task.id,
     name: `does ${task.id}`,
-    category: 'omnizon',
-    level: null,
     task: task.goal ?? `Goal of ${task.id}.`,
-    setup_cmd: null,
-    desktop_image: null,
-    checks: [],
-    app: 'omnizon',
-    start_path: '/',
-    difficulty: 'easy',
-    challenge_type: 'retrieval',
-    max_steps: 10,
-    variant: null,
-    schema_version: 1,
     run_id: 'report-run',
     test_name: `${task.id}: does ${task.id}`,
-    file: `tasks/omnizon/${task.id}.task.ts`,
-    agent_yaml: 'name: oracle\nmodel: null\n',
-    agent_model: null,
     status: task.status ?? 'passed',
     agent_status: task.agent_status ?? 'done',
     trajectory,
     result: { index: actions.length + 1, timestamp: START + 1000 * (actions.length + 1), action: { type: 'message', text: answer ?? '' }, thought: '', screenshot: `${task.id}/final.png`, url: null, error: null },
     final_answer: answer,
-    final_state: null,
     check_results: task.check_results ?? [],
     command_output_check_results: task.commands ?? [],
     input_tokens: 1200,
@@ -79,8 +64,6 @@ export async function writeTask(runDir: string, task: FakeTask): Promise<TestCas
     ai_comment: task.ai_comment ?? null,
     human_score: task.human_score ?? -1,
     human_comment: task.human_comment ?? null,
-    validation_input_tokens: 0,
-    validation_output_tokens: 0,
     error: task.error ?? null,
     started_at: new Date(START).toISOString(),
     finished_at: new Date(START + 1000 * (actions.length + 2)).toISOString(),
