@@ -1,10 +1,13 @@
-import type { BrowserContext, Page } from 'playwright'
+import type { BrowserContext, Page, Request } from 'playwright'
 import type { MouseButton, Point } from '../schema/action.ts'
 import type { Computer } from './computer.ts'
 import { toPlaywrightKey } from './keys.ts'
 
 /** How long a click's navigation may take before the step is recorded anyway. */
 const NAVIGATION_TIMEOUT_MS = 15_000
+
+/** How long a page that is being left may take to ask for the next one. */
+export const NAVIGATION_START_MS = 3_000
 
 /**
  * The Computer over a Playwright browser context. It follows new tabs, and after each action
@@ -15,8 +18,16 @@ export class PlaywrightComputer implements Computer {
   readonly dimensions: { width: number; height: number }
   private current: Page
   private navigating = false
+  private requests = 0
+  private loads = 0
 
-  constructor(
+  /** Opens the context's first page, with every document reporting when it is being left. */
+  static async open(context: BrowserContext): Promise<PlaywrightComputer> {
+    await context.addInitScript(markLeaving)
+    return new PlaywrightComputer(context, await context.newPage())
+  }
+
+  private constructor(
     private readonly context: BrowserContext,
     page: Page,
   ) {
@@ -44,17 +55,15 @@ export class PlaywrightComputer implements Computer {
   }
 
   async click(x: number, y: number, button: MouseButton = 'left'): Promise<void> {
-    const page = this.page
-    if (button === 'back') await page.goBack()
-    else if (button === 'forward') await page.goForward()
-    else if (button === 'wheel') await page.mouse.click(x, y, { button: 'middle' })
-    else await page.mouse.click(x, y, { button })
-    await this.settle()
+    await this.act((page) => {
+      if (button === 'back') return page.goBack()
+      if (button === 'forward') return page.goForward()
+      return page.mouse.click(x, y, { button: button === 'wheel' ? 'middle' : button })
+    })
   }
 
   async doubleClick(x: number, y: number): Promise<void> {
-    await this.page.mouse.dblclick(x, y)
-    await this.settle()
+    await this.act((page) => page.mouse.dblclick(x, y))
   }
 
   async scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void> {
@@ -65,8 +74,7 @@ export class PlaywrightComputer implements Computer {
   }
 
   async type(text: string): Promise<void> {
-    await this.page.keyboard.type(text)
-    await this.settle()
+    await this.act((page) => page.keyboard.type(text))
   }
 
   async wait(ms = 1000): Promise<void> {
@@ -80,21 +88,21 @@ export class PlaywrightComputer implements Computer {
   /** Presses the keys as one chord: all down in order, then up in reverse. */
   async keypress(keys: string[]): Promise<void> {
     const mapped = keys.map(toPlaywrightKey)
-    const keyboard = this.page.keyboard
-    for (const key of mapped) await keyboard.down(key)
-    for (const key of [...mapped].reverse()) await keyboard.up(key)
-    await this.settle()
+    await this.act(async ({ keyboard }) => {
+      for (const key of mapped) await keyboard.down(key)
+      for (const key of [...mapped].reverse()) await keyboard.up(key)
+    })
   }
 
   async drag(path: Point[]): Promise<void> {
     const [first, ...rest] = path
     if (!first) return
-    const mouse = this.page.mouse
-    await mouse.move(first.x, first.y)
-    await mouse.down()
-    for (const point of rest) await mouse.move(point.x, point.y, { steps: 4 })
-    await mouse.up()
-    await this.settle()
+    await this.act(async ({ mouse }) => {
+      await mouse.move(first.x, first.y)
+      await mouse.down()
+      for (const point of rest) await mouse.move(point.x, point.y, { steps: 4 })
+      await mouse.up()
+    })
   }
 
   async currentUrl(): Promise<string> {
@@ -119,22 +127,76 @@ export class PlaywrightComputer implements Computer {
   }
 
   private watch(page: Page): void {
+    const mainNavigation = (request: Request) => request.isNavigationRequest() && request.frame() === page.mainFrame()
     page.on('request', (request) => {
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.navigating = true
+      if (!mainNavigation(request)) return
+      this.navigating = true
+      this.requests++
     })
     page.on('load', () => {
       this.navigating = false
+      this.loads++
     })
     page.on('requestfailed', (request) => {
-      if (request.isNavigationRequest() && request.frame() === page.mainFrame()) this.navigating = false
+      if (mainNavigation(request)) this.navigating = false
     })
   }
 
-  /** Gives an action's navigation a moment to start, then lets it finish loading. */
-  private async settle(): Promise<void> {
+  /**
+   * Runs an action, gives a navigation it started a moment to begin, then lets it finish loading.
+   * On a loaded machine the browser may not have asked for the next page yet, so the page itself
+   * is asked whether it is being left (or answers not at all, because it is already gone).
+   */
+  private async act(action: (page: Page) => Promise<unknown>): Promise<void> {
     const page = this.page
+    const before = { requests: this.requests, loads: this.loads }
+    await action(page)
     await page.waitForTimeout(50)
-    if (!this.navigating) return
-    await page.waitForEvent('load', { timeout: NAVIGATION_TIMEOUT_MS }).catch(() => undefined)
+    if (!this.navigating) {
+      const leaving = await page.evaluate(isLeaving).catch(() => true)
+      if (!leaving) return
+      const started = () => this.requests > before.requests || this.loads > before.loads
+      await this.until(started, NAVIGATION_START_MS)
+      // Whatever came of it, the document still showing is not being left any more (a new tab,
+      // a download or a 204 keeps it).
+      await page.evaluate(stay).catch(() => undefined)
+    }
+    await this.until(() => !this.navigating, NAVIGATION_TIMEOUT_MS)
   }
+
+  private async until(done: () => boolean, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs
+    while (!done()) {
+      if (Date.now() > deadline) return false
+      await new Promise((resolve) => setTimeout(resolve, 25))
+    }
+    return true
+  }
+}
+
+interface LeavingWindow {
+  __agentestLeaving?: boolean
+}
+
+/**
+ * Runs in every document: marks it as being left when a form is submitted (an Enter in a field
+ * included) or any navigation reaches beforeunload. Both happen in the page before the browser
+ * requests the next one.
+ */
+function markLeaving(): void {
+  const flag = window as unknown as LeavingWindow
+  window.addEventListener('submit', (event) => {
+    if (!event.defaultPrevented) flag.__agentestLeaving = true
+  })
+  window.addEventListener('beforeunload', () => {
+    flag.__agentestLeaving = true
+  })
+}
+
+function isLeaving(): boolean {
+  return (window as unknown as LeavingWindow).__agentestLeaving === true
+}
+
+function stay(): void {
+  ;(window as unknown as LeavingWindow).__agentestLeaving = false
 }

@@ -48,8 +48,7 @@ export class BrowserSandbox {
       allowHosts: config.allow_hosts,
       blocklist: [...config.blocklist, ...options.blocklist],
     })
-    const page = await context.newPage()
-    const sandbox = new BrowserSandbox(context, new PlaywrightComputer(context, page))
+    const sandbox = new BrowserSandbox(context, await PlaywrightComputer.open(context))
     await context.route('**/*', async (route) => {
       const url = route.request().url()
       const verdict = policy.classify(url)
