@@ -5,15 +5,17 @@
  *   npm run regrade -- runs/<run-id> [--task omnizon-6]...
  *
  * Each TestCaseRun JSON gets new ai_score, ai_comment and validation tokens and nothing else;
- * the new verdicts with every vote go to <task>/regrade.json beside it.
+ * the new verdicts with every vote go to <task>/regrade.json beside it. The run's summary.json
+ * and report.html are then rewritten from the records.
  */
-import { existsSync, statSync } from 'node:fs'
 import { basename, join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { InputError, loadConfig } from '../src/config/index.ts'
 import { createGrader } from '../src/grading/index.ts'
 import { gradeStoredRun, mapLimit, withGrading } from '../src/grading/stored/stored-run.ts'
 import { readStoredRun, storedRunFiles } from '../src/runs/record.ts'
+import { rewriteSummary } from '../src/runs/rebuild.ts'
+import { resolveRunFolder, shownPath } from '../src/runs/resolve.ts'
 import { recordKey } from '../src/schema/task.ts'
 import { writeJsonAtomic } from '../reporters/write-json.ts'
 
@@ -51,9 +53,13 @@ async function main(): Promise<void> {
   const grader = createGrader(config.grader)
   if (!grader) fail('no grader is configured: set grader.model in agentest.config.yaml, or AGENTEST_GRADER_MODEL (with AGENTEST_GRADER_BASE_URL and AGENTEST_GRADER_API_KEY_ENV as needed)')
 
-  const given = positionals[0]!
-  const dir = [resolve(given), resolve(root, config.run.results_dir, given)].find((d) => existsSync(d) && statSync(d).isDirectory())
-  if (!dir) fail(`no run folder ${given} (nor under ${config.run.results_dir}/)`)
+  let dir: string
+  try {
+    dir = resolveRunFolder(positionals[0]!, resolve(root, config.run.results_dir))
+  } catch (error) {
+    if (error instanceof InputError) fail(error.message)
+    throw error
+  }
   const wanted = new Set(values.task ?? [])
   const files = storedRunFiles(dir).filter((f) => wanted.size === 0 || wanted.has(basename(f, '.json')) || wanted.has(basename(f, '.json').split('--')[0]!))
   if (files.length === 0) fail(`no TestCaseRun JSON in ${dir}${wanted.size ? ` for ${[...wanted].join(', ')}` : ''}`)
@@ -74,6 +80,9 @@ async function main(): Promise<void> {
     process.stdout.write(`  ${key}: ai_score ${stored.run.ai_score} → ${g.ai_score} (${g.validation_input_tokens} in / ${g.validation_output_tokens} out)\n`)
   })
   process.stdout.write(`regraded ${totals.graded} run(s) · grader tokens ${totals.input} in / ${totals.output} out\n`)
+  if (totals.graded === 0) return
+  const summary = await rewriteSummary(dir, config.prices)
+  process.stdout.write(`${shownPath(dir)}/summary.json and report.html rewritten: ${summary.totals.passed}/${summary.totals.total} passed\n`)
 }
 
 await main()

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
   const t = summary.totals
   const rate = t.success_rate === null ? '—' : `${(t.success_rate * 100).toFixed(1)}%`
   process.stdout.write(
-    `${shownPath(dir)}/summary.json rewritten: ${t.passed}/${t.total} passed (${rate}) · ${summary.human_reviewed} human-reviewed · ${plural(summary.disagreements.length, 'disagreement')}\n`,
+    `${shownPath(dir)}/summary.json and report.html rewritten: ${t.passed}/${t.total} passed (${rate}) · ${summary.human_reviewed} human-reviewed · ${plural(summary.disagreements.length, 'disagreement')}\n`,
   )
 }
 

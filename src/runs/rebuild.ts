@@ -2,6 +2,7 @@ import { basename, join } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { z } from 'zod'
 import { writeJsonAtomic } from '../../reporters/write-json.ts'
+import { writeRecordsReport } from '../report/write.ts'
 import type { Prices } from '../schema/config.ts'
 import type { RunSummary } from '../schema/summary.ts'
 import { readRunFolder, type RunFolder, type Warn } from './folder.ts'
@@ -42,13 +43,15 @@ function agentName(agentYaml: string | undefined): string | null {
   }
 }
 
-/** Reads the folder again and rewrites its summary.json from the records on disk. */
+/**
+ * Reads the folder again and rewrites its summary.json and report.html from the records on disk,
+ * so a review or a re-grade shows everywhere a person looks.
+ */
 export async function rewriteSummary(dir: string, prices: Prices, warn?: Warn): Promise<RunSummary> {
   const folder = readRunFolder(dir, warn)
-  const summary = summarize(
-    folder.records.map((r) => r.run),
-    storedRunFacts(folder, prices),
-  )
+  const records = folder.records.map((r) => r.run)
+  const summary = summarize(records, storedRunFacts(folder, prices))
   await writeJsonAtomic(join(dir, 'summary.json'), summary)
+  await writeRecordsReport(dir, records, summary)
   return summary
 }

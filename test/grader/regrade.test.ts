@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { RunSummary } from '../../src/schema/summary.ts'
 import { toCheckResult } from '../../src/grading/judge/check-result.ts'
 import { unscored } from '../../src/grading/grader/vote.ts'
 import { startScriptedGrader, type ScriptedGrader } from './scripted-grader.ts'
@@ -65,6 +66,13 @@ describe('npm run regrade', { timeout: 120_000 }, () => {
     expect(bodies).toContain('The S24 Ultra costs less and has the better camera.')
     expect(bodies).toContain('Meeting moved to 10:30')
     expect(bodies).toContain('data:image/png;base64,')
+
+    // The run's summary and report are rewritten from the re-graded records.
+    expect(run.stdout).toContain(`${dir}/summary.json and report.html rewritten`)
+    const summary = RunSummary.parse(read(join(dir, 'summary.json')))
+    const graded = ['omnizon-6', 'desk-1'].map((id) => read(join(dir, `${id}.json`)))
+    expect(summary.tokens.validation_input).toBe(graded.reduce((sum, json) => sum + Number(json.validation_input_tokens), 0))
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('explains the choice [pass]')
   })
 
   test('--task picks runs, and a grader fault leaves ai_score -1 with the reason', async () => {

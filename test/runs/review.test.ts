@@ -18,14 +18,14 @@ describe('npm run review', { timeout: 60_000 }, () => {
     ])
   })
 
-  test('sets human_score and human_comment, changes nothing else, and rewrites summary.json', async () => {
+  test('sets human_score and human_comment, changes nothing else, and rewrites summary.json and report.html', async () => {
     const file = join(dir, 'omnizon-2.json')
     const before = readJson(file) as Record<string, unknown>
     const run = await runScript('review.ts', [dir, 'omnizon-2', '--score', '1', '--comment', 'right answer, strict check'])
     expect(run.code, run.stderr).toBe(0)
     expect(run.stdout).toBe(
       'omnizon-2: human_score -1 → 1 (status failed, ai_score 0) · disagrees with the automatic outcome\n' +
-        `${dir}/summary.json rewritten: 2/3 passed (66.7%) · 1 human-reviewed · 1 disagreement\n`,
+        `${dir}/summary.json and report.html rewritten: 2/3 passed (66.7%) · 1 human-reviewed · 1 disagreement\n`,
     )
     const after = readJson(file) as Record<string, unknown>
     expect(after).toEqual({ ...before, human_score: 1, human_comment: 'right answer, strict check' })
@@ -35,6 +35,7 @@ describe('npm run review', { timeout: 60_000 }, () => {
     const summary = RunSummary.parse(readJson(join(dir, 'summary.json')))
     expect(summary.totals).toMatchObject({ total: 3, passed: 2, failed: 1 })
     expect(summary.disagreements).toEqual([{ id: 'omnizon-2', ai_score: 0, human_score: 1, human_comment: 'right answer, strict check' }])
+    expect(readFileSync(join(dir, 'report.html'), 'utf8')).toContain('right answer, strict check')
   })
 
   test('--list prints each task with status, ai_score and human_score; a run id is found under the results folder', async () => {
