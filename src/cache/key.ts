@@ -3,20 +3,24 @@ import { readFileSync } from 'node:fs'
 import type { ResolvedRun } from '../schema/config.ts'
 import { recordKey, type TestCase } from '../schema/task.ts'
 
+/** agentest's own version: the harness shapes what an agent sees, so an upgrade starts afresh. */
+export const AGENTEST_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
+
 /**
  * What makes two runs of a task interchangeable (REAL's cache key, plus settings): the task id
  * and variant, the agent, its model, max_steps, and a hash of the agent's settings. A user
- * agent's module and a packaged agent's spec are part of the settings, so editing them counts
- * as a change. The key variable's name and the grader are not: re-grading is what a cache hit
- * is for.
+ * agent's module, a packaged agent's spec and agentest's version are part of the settings, so
+ * changing them counts. The key variable's name and the grader are not: re-grading is what a
+ * cache hit is for.
  */
-export function cacheKey(testCase: TestCase, run: ResolvedRun): string {
+export function cacheKey(testCase: TestCase, run: ResolvedRun, agentestVersion = AGENTEST_VERSION): string {
   const { agent } = run.config
   const settings = {
     base_url: agent.base_url,
     options: agent.options,
     spec: run.agent_image ? { ref: run.agent_image.ref, spec: run.agent_image.spec } : null,
     module: agentModuleHash(agent.name, run.agent_modules),
+    agentest: agentestVersion,
   }
   const parts = {
     task: recordKey(testCase),
