@@ -5,6 +5,7 @@ import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, test } from 'vitest'
 import { LABEL } from '../../src/docker/labels.ts'
 import { docker, noDocker } from '../docker/docker-available.ts'
+import { startEngineProxy } from '../docker/engine-proxy.ts'
 import { runBenchmark, taskFileCount } from './run-benchmark.ts'
 
 const count = taskFileCount('desktop')
@@ -103,6 +104,28 @@ describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 900_000 }, () =
       left = await containersOf(name)
     }
     expect(left).toEqual([])
+  })
+
+  test('on an engine reached through DOCKER_HOST over TCP, a desktop task runs and passes, and nothing is left there', async () => {
+    const engine = await startEngineProxy()
+    try {
+      const name = `desktop-remote-${process.pid}`
+      const run = await runBenchmark(['tasks/desktop', '-t', 'desktop-editor-note\\b'], {
+        AGENTEST_AGENT: 'oracle',
+        AGENTEST_RUN_NAME: name,
+        DOCKER_HOST: engine.dockerHost,
+      })
+      expect(run.code, run.stderr + run.stdout.slice(-4000)).toBe(0)
+      expect(run.results.map((r) => [r.id, r.status])).toEqual([['desktop-editor-note', 'passed']])
+      // The container was created, driven and removed through that engine.
+      const calls = engine.requests.map((line) => line.replace(/^(\w+) \/v[\d.]+/, '$1 ').replace(/\?.*$/, ''))
+      expect(calls).toContain('POST /containers/create')
+      expect(calls.some((call) => /^POST \/containers\/\w+\/exec$/.test(call))).toBe(true)
+      expect(calls.some((call) => /^DELETE \/containers\/\w+$/.test(call))).toBe(true)
+      expect(await containersOf(name)).toEqual([])
+    } finally {
+      await engine.close()
+    }
   })
 
   test('without a Docker engine, desktop tasks are skipped with the reason and browser tasks still run', async () => {
