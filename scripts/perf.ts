@@ -15,8 +15,6 @@ import { join, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { readRunFolder } from '../src/runs/folder.ts'
 import { durationStats } from '../src/runs/stats.ts'
-import { summarize } from '../src/runs/summarize.ts'
-import { storedRunFacts } from '../src/runs/rebuild.ts'
 
 const USAGE = "usage: npm run perf -- [tasks/<suite>] [--workers 1,2,4] [-t '<pattern>']"
 const ROOT = resolve(import.meta.dirname, '..')
@@ -65,7 +63,7 @@ async function measure(config: string, args: string[], resultsDir: string, env: 
   if (!existsSync(join(runDir, 'summary.json'))) fail(`${config}: the run wrote no summary (vitest exit ${code})\n${stderr.trim()}`)
   const folder = readRunFolder(runDir, () => undefined)
   const runs = folder.records.map((r) => r.run)
-  const { totals } = summarize(runs, storedRunFacts(folder, {}))
+  const totals = folder.summary!.totals
   const durations = durationStats(runs.map((r) => Date.parse(r.finished_at) - Date.parse(r.started_at)))
   const seconds = (ms: number | null) => (ms === null ? null : ms / 1000)
   return {

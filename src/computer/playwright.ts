@@ -164,13 +164,10 @@ export class PlaywrightComputer implements Computer {
     await this.until(() => !this.navigating, NAVIGATION_TIMEOUT_MS)
   }
 
-  private async until(done: () => boolean, timeoutMs: number): Promise<boolean> {
+  /** Polls `done` until it holds or the time is up. */
+  private async until(done: () => boolean, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs
-    while (!done()) {
-      if (Date.now() > deadline) return false
-      await new Promise((resolve) => setTimeout(resolve, 25))
-    }
-    return true
+    while (!done() && Date.now() <= deadline) await new Promise((resolve) => setTimeout(resolve, 25))
   }
 }
 

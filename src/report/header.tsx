@@ -29,16 +29,8 @@ export function RunHeader(props: { runId: string; overview: Overview }) {
           {wall !== null ? <span>wall time {formatDuration(wall)}</span> : null}
         </div>
         <div class="stats">
-          <div class="stat big">
-            <div class="label">Success rate</div>
-            <div class="value">{formatPercent(t.success_rate)}</div>
-            <div class="sub">
-              {t.passed} of {scored} scored
-            </div>
-          </div>
-          <div class="stat">
-            <div class="label">Tasks</div>
-            <div class="value">{t.total}</div>
+          <Stat big label="Success rate" value={formatPercent(t.success_rate)} sub={`${t.passed} of ${scored} scored`} />
+          <Stat label="Tasks" value={String(t.total)}>
             <div class="tally">
               <Tallied n={t.passed} status="passed" />
               <Tallied n={t.failed} status="failed" />
@@ -47,47 +39,41 @@ export function RunHeader(props: { runId: string; overview: Overview }) {
               <Tallied n={t.skipped} status="skipped" />
               <Tallied n={t.unscored} status="unscored" />
             </div>
-          </div>
-          {o.weightedScore !== null ? (
-            <div class="stat">
-              <div class="label">Weighted score</div>
-              <div class="value">{`${o.weightedScore.toFixed(1)}%`}</div>
-              <div class="sub">by level (OSUniverse)</div>
-            </div>
-          ) : null}
-          <div class="stat">
-            <div class="label">Median task time</div>
-            <div class="value">{formatDuration(o.duration.all.median_ms)}</div>
-            <div class="sub">
-              mean {formatDuration(o.duration.all.mean_ms)} · p90 {formatDuration(o.duration.all.p90_ms)}
-            </div>
-          </div>
-          <div class="stat">
-            <div class="label">Agent tokens</div>
-            <div class="value">{formatCount(o.tokens.input + o.tokens.output)}</div>
-            <div class="sub">
-              {formatCount(o.tokens.input)} in · {formatCount(o.tokens.output)} out
-            </div>
-          </div>
-          <div class="stat">
-            <div class="label">Grader tokens</div>
-            <div class="value">{formatCount(o.tokens.validation_input + o.tokens.validation_output)}</div>
-            <div class="sub">
-              {formatCount(o.tokens.validation_input)} in · {formatCount(o.tokens.validation_output)} out
-            </div>
-          </div>
+          </Stat>
+          {o.weightedScore !== null ? <Stat label="Weighted score" value={`${o.weightedScore.toFixed(1)}%`} sub="by level (OSUniverse)" /> : null}
+          <Stat
+            label="Median task time"
+            value={formatDuration(o.duration.all.median_ms)}
+            sub={`mean ${formatDuration(o.duration.all.mean_ms)} · p90 ${formatDuration(o.duration.all.p90_ms)}`}
+          />
+          <Stat label="Agent tokens" value={formatCount(o.tokens.input + o.tokens.output)} sub={`${formatCount(o.tokens.input)} in · ${formatCount(o.tokens.output)} out`} />
+          <Stat
+            label="Grader tokens"
+            value={formatCount(o.tokens.validation_input + o.tokens.validation_output)}
+            sub={`${formatCount(o.tokens.validation_input)} in · ${formatCount(o.tokens.validation_output)} out`}
+          />
           {o.cost ? (
-            <div class="stat">
-              <div class="label">Cost</div>
-              <div class="value">{o.cost.agent !== null && o.cost.grader !== null ? formatUsd(o.cost.agent + o.cost.grader) : '—'}</div>
-              <div class="sub">
-                agent {formatUsd(o.cost.agent)} · grader {formatUsd(o.cost.grader)}
-              </div>
-            </div>
+            <Stat
+              label="Cost"
+              value={o.cost.agent !== null && o.cost.grader !== null ? formatUsd(o.cost.agent + o.cost.grader) : '—'}
+              sub={`agent ${formatUsd(o.cost.agent)} · grader ${formatUsd(o.cost.grader)}`}
+            />
           ) : null}
         </div>
       </div>
     </header>
+  )
+}
+
+/** One figure of the run's header: its label, value, and a line (or anything) below. */
+function Stat(props: { label: string; value: string; sub?: string; big?: boolean; children?: unknown }) {
+  return (
+    <div class={props.big ? 'stat big' : 'stat'}>
+      <div class="label">{props.label}</div>
+      <div class="value">{props.value}</div>
+      {props.sub !== undefined ? <div class="sub">{props.sub}</div> : null}
+      {props.children}
+    </div>
   )
 }
 
