@@ -1,25 +1,23 @@
 import { randomBytes } from 'node:crypto'
-import { defineAgent, type AgentContext, type AgentOutcome } from '../agents/agent.ts'
+import { defineHarnessAgent, type AgentContext, type AgentOutcome, type HarnessAccess } from '../agents/agent.ts'
 import { StepLimitError, TaskAbortedError, abortReason } from '../trajectory/recording-computer.ts'
 import { ProtocolError } from './client.ts'
 import { PROTOCOL_VERSION, type FinalEvent, type RunRequest } from './protocol.ts'
 
-const PNG_SIGNATURE = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])
-
 /**
  * A packaged agent (agent: { name: image, spec: name:version }): its server runs in the task's
- * container, acts there by itself, and streams what it did; each step is recorded as it comes.
+ * container, acts there by itself, and streams what it did. It is observed, not believed: each
+ * step it reports is recorded with the harness's own screenshot and counted against the budget
+ * by the harness, and a step past the budget cancels its run.
  */
-export const imageAgent = defineAgent({
+export const imageAgent = defineHarnessAgent({
   name: 'image',
-  async run(context: AgentContext): Promise<AgentOutcome> {
-    const server = context.agentServer
-    const report = context.report
-    if (!server || !report) throw new Error('the image agent runs in a desktop task\'s container, and this task has none')
+  async run(context: AgentContext, { agentServer: server, report }: HarnessAccess): Promise<AgentOutcome> {
+    if (!server) throw new Error('the image agent runs in a desktop task\'s container, and this task has none')
     const request: RunRequest = {
       protocol: PROTOCOL_VERSION,
       run_id: `${context.task.id}-${randomBytes(4).toString('hex')}`.replaceAll(/[^A-Za-z0-9._-]/g, '-'),
-      task: { id: context.task.id, instruction: context.task.task, max_steps: context.maxSteps ?? context.task.max_steps },
+      task: { id: context.task.id, instruction: context.task.goal, max_steps: context.task.max_steps },
       model: {
         base_url: context.config.base_url ? fromContainer(context.config.base_url) : null,
         name: context.config.model,
@@ -36,7 +34,11 @@ export const imageAgent = defineAgent({
       for await (const event of server.run(request, stream.signal)) {
         if (event.type === 'step') {
           if (event.thought) context.think(event.thought)
-          await report({ action: event.action, screenshot: decodePng(event.screenshot), error: event.error ?? null })
+          // The agent's own picture (event.screenshot) is not evidence: the harness takes one.
+          await report({ action: event.action, error: event.error ?? null }).catch((error: unknown) => {
+            if (!(error instanceof StepLimitError)) throw error
+            throw new StepLimitError(`the agent reported a step past max_steps (${context.task.max_steps}); its run was cancelled`)
+          })
           continue
         }
         return finish(event, context)
@@ -61,20 +63,13 @@ function finish(event: FinalEvent, context: AgentContext): AgentOutcome {
     case 'done':
       return { answer: event.answer ?? null, usage: event.usage }
     case 'max_steps':
-      throw new StepLimitError(`the agent stopped at max_steps (${context.maxSteps ?? context.task.max_steps})`)
+      throw new StepLimitError(`the agent stopped at max_steps (${context.task.max_steps})`)
     case 'error':
       throw new Error(`the agent reported an error: ${event.error ?? 'no message'}`)
     case 'cancelled':
       if (context.signal.aborted) throw new TaskAbortedError(abortReason(context.signal))
       throw new Error('the agent cancelled its run without being asked to')
   }
-}
-
-function decodePng(base64: string | undefined): Buffer | null {
-  if (base64 === undefined) return null
-  const png = Buffer.from(base64, 'base64')
-  if (!png.subarray(0, 8).equals(PNG_SIGNATURE)) throw new ProtocolError('a step\'s screenshot is not a base64 PNG')
-  return png
 }
 
 /** A model server on the host's loopback is reached from the container through the host gateway. */

@@ -3,17 +3,23 @@ import type { AgentServerClient } from '../agent-images/client.ts'
 import type { ComputerAction } from '../schema/action.ts'
 import type { ModelCacheSettings } from './shared/model-cache.ts'
 import type { AgentConfig } from '../schema/config.ts'
-import type { TestCase } from '../schema/task.ts'
+import type { AgentTask } from './task.ts'
+
+export type { AgentTask } from './task.ts'
 
 export interface TokenUsage {
   input_tokens: number
   output_tokens: number
 }
 
-/** Everything an agent gets for one task. */
+/**
+ * Everything an agent gets for one task: the goal and its limits, a Computer, and its own
+ * settings. Nothing in it leads to the solution, the checks, or the sandbox behind the Computer.
+ */
 export interface AgentContext {
-  task: TestCase
-  /** Acts on the sandbox; every action is a recorded step, bounded by max_steps. */
+  /** The goal, the environment, the screen, the step budget and the time limit. */
+  task: AgentTask
+  /** Acts on the sandbox; every action is a recorded step, bounded by max_steps. Nothing else is reachable through it. */
   computer: Computer
   /** Aborted on timeout or Ctrl-C: stop promptly when it fires. */
   signal: AbortSignal
@@ -21,29 +27,35 @@ export interface AgentContext {
   think(thought: string): void
   /** The agent's settings from the config (model, base URL, api key env var, options). */
   config: AgentConfig
-  /** Runs the task's reference solution, when the task has one (used by the oracle). */
-  reference: (() => Promise<string | null>) | null
-  /** The folder holding the run folders (absolute), e.g. for `replay` to find an earlier run. */
-  resultsDir?: string
   /** Reports tokens and the model as the agent goes, so they are on record even if it fails. */
   meter?: AgentMeter
   /** Where model replies are cached (run.model_cache), or null: model agents pass it to createClient. */
   modelCache?: ModelCacheSettings | null
-  /** The step budget (the config's max_steps, else the task's). */
-  maxSteps?: number
+}
+
+/**
+ * What the harness gives its own built-in agents beyond the sealed context, each to the agent
+ * that needs it: the reference solution (oracle, near-miss), earlier runs (replay), and the
+ * packaged agent's server (image). Granted by identity, never by name, and never to user agents.
+ */
+export interface HarnessAccess {
+  /** Runs the task's reference solution (or the near miss under test), when the task has one. */
+  reference: (() => Promise<string | null>) | null
+  /** What the reference is: "the reference solution" or `near miss "wrong item"`, for messages. */
+  referenceName: string
+  /** The folder holding the run folders (absolute), for `replay` to find an earlier run. */
+  resultsDir: string
   /** A packaged agent's server, running in the task's container (image agents only). */
-  agentServer?: AgentServerClient | null
+  agentServer: AgentServerClient | null
   /**
-   * Records a step the agent took by itself (a packaged agent acting in its own container),
-   * with the same budget and abort checks as an action through `computer`.
+   * Records a step a packaged agent took by itself in its container: the same budget and abort
+   * checks as an action through `computer`, and the harness's own screenshot of the screen after it.
    */
-  report?: (step: ReportedStep) => Promise<void>
+  report(step: ReportedStep): Promise<void>
 }
 
 export interface ReportedStep {
   action: ComputerAction
-  /** The screen after the action; taken by the harness when missing. */
-  screenshot: Buffer | null
   error: string | null
 }
 
@@ -65,7 +77,29 @@ export interface Agent {
   run(context: AgentContext): Promise<AgentOutcome>
 }
 
+/** A built-in agent the harness trusts with more than the sealed context (see HarnessAccess). */
+export interface HarnessAgent {
+  name: string
+  /** Marks the shape; the harness still trusts only the objects defineHarnessAgent made. */
+  readonly harness: true
+  run(context: AgentContext, access: HarnessAccess): Promise<AgentOutcome>
+}
+
+const harnessAgents = new WeakSet<HarnessAgent>()
+
 /** Declares an agent; a module listed under the config's `agents:` default-exports one. */
 export function defineAgent(agent: Agent): Agent {
   return agent
+}
+
+/** Declares one of agentest's own agents that needs harness access (not exported to users). */
+export function defineHarnessAgent(agent: Omit<HarnessAgent, 'harness'>): HarnessAgent {
+  const defined: HarnessAgent = Object.freeze({ ...agent, harness: true as const })
+  harnessAgents.add(defined)
+  return defined
+}
+
+/** Whether the harness itself declared this agent: the object, not its name, decides. */
+export function isHarnessAgent(agent: Agent | HarnessAgent): agent is HarnessAgent {
+  return harnessAgents.has(agent as HarnessAgent)
 }

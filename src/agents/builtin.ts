@@ -1,9 +1,9 @@
-import { defineAgent } from './agent.ts'
+import { defineAgent, defineHarnessAgent } from './agent.ts'
 
 /** Runs the task's reference solution through the recorded Computer. Every task must pass under it. */
-export const oracle = defineAgent({
+export const oracle = defineHarnessAgent({
   name: 'oracle',
-  async run({ reference, task }) {
+  async run({ task }, { reference }) {
     if (!reference) throw new Error(`task ${task.id} has no reference solution (add \`solution\` to its agentTest())`)
     return { answer: await reference() }
   },
@@ -13,10 +13,10 @@ export const oracle = defineAgent({
  * Runs one of the task's deliberately wrong solutions (see `near_misses`). Under this agent each
  * near miss is its own test, and every one must fail: the checks are not over-permissive.
  */
-export const nearMiss = defineAgent({
+export const nearMiss = defineHarnessAgent({
   name: 'near-miss',
-  async run({ reference, task }) {
-    if (!reference) throw new Error(`task ${task.id} has no near miss named "${task.variant}"`)
+  async run({ task }, { reference, referenceName }) {
+    if (!reference) throw new Error(`task ${task.id} has no ${referenceName}`)
     return { answer: await reference() }
   },
 })

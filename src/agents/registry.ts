@@ -1,15 +1,15 @@
-import type { Agent } from './agent.ts'
+import type { Agent, HarnessAgent } from './agent.ts'
 import { nearMiss, nop, oracle } from './builtin.ts'
 import { BUILTIN_AGENTS } from './names.ts'
 
-const registered = new Map<string, Agent>([
+const registered = new Map<string, Agent | HarnessAgent>([
   [oracle.name, oracle],
   [nop.name, nop],
   [nearMiss.name, nearMiss],
 ])
 
 /** Built-ins loaded on first use, so runs of other agents never load the model SDK or sharp. */
-const lazy: Record<string, () => Promise<Agent>> = {
+const lazy: Record<string, () => Promise<Agent | HarnessAgent>> = {
   'openai-cua': async () => (await import('./openai-cua/index.ts')).openaiCua,
   'openai-chat': async () => (await import('./openai-chat/index.ts')).openaiChat,
   replay: async () => (await import('./replay/index.ts')).replay,
@@ -26,7 +26,7 @@ export function registerAgent(agent: Agent): void {
  * Finds an agent by name: a registered one, or one declared in the config's `agents:` map
  * (imported on first use; its default export must be an agent).
  */
-export async function resolveAgent(name: string, modules: Record<string, string>): Promise<Agent> {
+export async function resolveAgent(name: string, modules: Record<string, string>): Promise<Agent | HarnessAgent> {
   const known = registered.get(name)
   if (known) return known
   const builtin = lazy[name]

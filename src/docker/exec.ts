@@ -23,7 +23,7 @@ export interface ExecOptions {
 export async function execIn(container: Docker.Container, command: string[], options: ExecOptions = {}): Promise<ExecResult> {
   const seconds = Math.max(1, Math.ceil((options.timeoutMs ?? 60_000) / 1000))
   const exec = await container.exec({
-    Cmd: ['timeout', '--kill-after=2s', `${seconds}s`, ...command],
+    Cmd: ['/usr/bin/timeout', '--kill-after=2s', `${seconds}s`, ...command],
     AttachStdout: true,
     AttachStderr: true,
     User: options.user,

@@ -38,9 +38,23 @@ export class SetupCommandError extends Error {
   override name = 'SetupCommandError'
 }
 
-/** The user and display every command and action runs as. */
+/** The user the agent, its apps and every action run as; the container's main process too. */
 const USER = 'agent'
-const DISPLAY_ENV = { DISPLAY: ':99', HOME: '/home/agent' }
+export const AGENT_HOME = '/home/agent'
+const DISPLAY_ENV = { DISPLAY: ':99', HOME: AGENT_HOME }
+
+/**
+ * What a check's shell starts from: nothing the agent could have set. No login or rc files are
+ * read, the environment is emptied (the container's, a packaged agent's secrets included), PATH
+ * holds the system's own directories only, and HOME is not the agent's (tools read their
+ * settings from HOME, and some run code found there).
+ */
+const CHECK_PATH = '/usr/sbin:/usr/bin:/sbin:/bin'
+const CHECK_ENV = [`PATH=${CHECK_PATH}`, 'DISPLAY=:99', 'LANG=C.UTF-8', 'LC_ALL=C.UTF-8', 'TERM=dumb']
+
+/** Who runs a command: root for checks (out of the agent's reach), the agent for its own work. */
+export type ShellUser = 'root' | 'agent'
+
 
 /**
  * One task's desktop: a fresh container with a random name, labelled with run and task, with
@@ -71,6 +85,8 @@ export class DesktopSandbox {
     const container = await docker.createContainer({
       name,
       Image: options.image,
+      // Whatever USER a packaged agent's image sets, its processes run unprivileged.
+      User: USER,
       Labels: containerLabels(options.runId, options.taskId),
       Env: Object.entries({ ...agent?.env, ...DISPLAY_ENV }).map(([k, v]) => `${k}=${v}`),
       ...(portKey ? { ExposedPorts: { [portKey]: {} } } : {}),
@@ -85,6 +101,8 @@ export class DesktopSandbox {
           ? { PortBindings: { [portKey]: [{ HostIp: '127.0.0.1', HostPort: '' }] }, ExtraHosts: ['host.docker.internal:host-gateway'] }
           : {}),
         Privileged: false,
+        // No capabilities, for the agent and for root alike: a check reads what any user may
+        // read, and a file the agent hides from it fails the check rather than passing it.
         CapDrop: ['ALL'],
         SecurityOpt: ['no-new-privileges'],
         ShmSize: 256 * 1024 * 1024,
@@ -103,9 +121,15 @@ export class DesktopSandbox {
     }
   }
 
-  /** Runs a shell command as the desktop user; the timeout is enforced inside the container. */
-  async shell(command: string, timeoutMs = 60_000): Promise<ExecResult> {
-    return this.exec(['bash', '-lc', command], { timeoutMs })
+  /**
+   * Runs a check's shell command where the agent cannot reach it: as root (unless `as: 'agent'`
+   * runs the agent's own work, such as a script it wrote), in the agent's home, with no profile,
+   * no rc files and a clean environment. The timeout is enforced inside the container.
+   */
+  async shell(command: string, timeoutMs = 60_000, as: ShellUser = 'root'): Promise<ExecResult> {
+    const identity = as === 'agent' ? [`HOME=${AGENT_HOME}`, `USER=${USER}`] : ['HOME=/root', 'USER=root']
+    const clean = ['/usr/bin/env', '-i', ...CHECK_ENV, ...identity, '/bin/bash', '--noprofile', '--norc', '-c', command]
+    return execIn(this.container, clean, { user: as === 'root' ? 'root' : USER, workingDir: AGENT_HOME, timeoutMs })
   }
 
   async exec(command: string[], options: { timeoutMs?: number } = {}): Promise<ExecResult> {
@@ -173,7 +197,8 @@ export class DesktopSandbox {
     const before = new Set((await this.visibleWindows()).split('\n').filter(Boolean))
     const wrapped = `( ${setupCmd}
 ) >/tmp/agentest-setup.out 2>/tmp/agentest-setup.err; code=$?; cat /tmp/agentest-setup.err >&2; exit $code`
-    const result = await this.shell(wrapped, 120_000)
+    // Setup is the task's, before the agent acts: it runs as the agent, so apps it starts are the agent's.
+    const result = await this.exec(['bash', '-lc', wrapped], { timeoutMs: 120_000 })
     if (result.exitCode !== 0) {
       const stderr = result.stderr.toString().trim()
       throw new SetupCommandError(`setup_cmd failed (exit ${result.exitCode})${stderr ? `: ${stderr}` : ''}`)

@@ -3,6 +3,7 @@ import { join } from 'node:path'
 import type { StepAction } from '../schema/action.ts'
 import type { CheckResult, Step } from '../schema/run.ts'
 import { describeAction } from '../computer/computer.ts'
+import { redact } from '../agents/shared/redact.ts'
 
 /** Shows a step or a check in the Vitest UI; may fail once the test is over, which is ignored. */
 export type Annotate = (message: string, type: string, attachment?: { path: string; contentType: string }) => Promise<unknown>
@@ -22,11 +23,14 @@ export class Recorder {
     private readonly runDir: string,
     private readonly taskId: string,
     private readonly annotate: Annotate | null,
+    /** Values that never reach the record: thoughts, typed text and errors are scrubbed of them. */
+    readonly secrets: readonly string[] = [],
   ) {}
 
   /** Notes the agent's reasoning; it is attached to the next recorded step. */
   think(thought: string): void {
-    this.thought = this.thought ? `${this.thought}\n${thought}` : thought
+    const clean = redact(thought, this.secrets)
+    this.thought = this.thought ? `${this.thought}\n${clean}` : clean
   }
 
   async recordStep(input: {
@@ -36,19 +40,20 @@ export class Recorder {
     error?: string | null
   }): Promise<Step> {
     const index = this.steps.length + 1
+    const action = scrubAction(input.action, this.secrets)
     const screenshot = input.screenshot ? await this.saveImage(`step-${String(index).padStart(3, '0')}.png`, input.screenshot) : null
     const step: Step = {
       index,
       timestamp: Date.now(),
-      action: input.action,
+      action,
       thought: this.thought,
       screenshot,
       url: input.url,
-      error: input.error ?? null,
+      error: input.error ? redact(input.error, this.secrets) : null,
     }
     this.thought = ''
     this.steps.push(step)
-    const title = `step ${index}: ${describeAction(input.action)}${step.thought ? ` — ${step.thought}` : ''}`
+    const title = `step ${index}: ${describeAction(action)}${step.thought ? ` — ${step.thought}` : ''}`
     await this.show(title, 'step', screenshot)
     return step
   }
@@ -86,4 +91,11 @@ export class Recorder {
     const attachment = screenshot ? { path: this.absolute(screenshot), contentType: 'image/png' } : undefined
     await this.annotate(message, type, attachment).catch(() => undefined)
   }
+}
+
+/** Text an action carries (typed text, a final message) without the run's secrets. */
+function scrubAction(action: StepAction, secrets: readonly string[]): StepAction {
+  if (action.type === 'type' || action.type === 'message') return { ...action, text: redact(action.text, secrets) }
+  if (action.type === 'goto') return { ...action, url: redact(action.url, secrets) }
+  return action
 }

@@ -109,16 +109,19 @@ export class RecordingComputer implements Computer {
   }
 
   /**
-   * Records an action the agent performed itself (a packaged agent in its own container):
-   * the same step budget and abort checks, its own screenshot or the screen now.
+   * Records an action a packaged agent performed itself in its container. The agent is observed,
+   * not believed: the step's picture is the harness's own screenshot of the screen now, and the
+   * budget is the harness's count. A step reported past max_steps is refused (StepLimitError),
+   * and the caller cancels the agent's run.
    */
-  async recordReported(action: ComputerAction, screenshot: Buffer | null, error: string | null): Promise<void> {
+  async recordReported(action: ComputerAction, error: string | null): Promise<void> {
     this.guard(true)
-    const shot = screenshot ?? (await this.inner.screenshot().catch(() => null))
+    const shot = await this.inner.screenshot().catch(() => this.inner.screenshot()).catch(() => null)
     if (!shot) {
       const gone = await this.options.gone?.().catch(() => null)
       if (gone) throw new SandboxGoneError(gone)
     }
+    if (this.options.signal.aborted) throw new TaskAbortedError(abortReason(this.options.signal))
     this.lastShot = shot
     await this.recorder.recordStep({ action, screenshot: shot, url: null, error })
   }

@@ -16,6 +16,6 @@ const test = agentTest({
 
 test('saves the note', async ({ run, shell, expect }) => {
   await run()
-  const note = await shell('cat ~/note.txt')
+  const note = await shell('cat /home/agent/note.txt')
   expect(note.stdout.trim(), 'the saved note').toBe('Meeting moved to 10:30')
 })

@@ -64,7 +64,7 @@ const test = agentTest({
 
 test('changes colour to color and saves', async ({ run, shell, expect }) => {
   await run()
-  const saved = await shell('cat ~/letter.txt')
+  const saved = await shell('cat /home/agent/letter.txt')
   expect(saved.stdout.includes('colour'), 'the saved letter no longer says "colour"').toBe(false)
   expect(saved.stdout.trimEnd(), 'the saved letter is the original with "color" in its place').toBe(FIXED.trimEnd())
 })

@@ -54,7 +54,7 @@ const test = agentTest({
 
 test('removes the ticked tasks, adds one and saves', async ({ run, shell, expect }) => {
   await run()
-  const saved = await shell('cat ~/todo.txt')
+  const saved = await shell('cat /home/agent/todo.txt')
   const lines = saved.stdout.split('\n').map((line) => line.trimEnd()).filter((line) => line !== '')
   expect(lines.filter((line) => line.startsWith('[x]')), 'no ticked task is left').toEqual([])
   expect(lines, 'the open tasks keep their order and the new one comes last').toEqual(EXPECTED)

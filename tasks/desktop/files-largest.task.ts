@@ -28,7 +28,7 @@ const test = agentTest({
   solution: async ({ computer, desktop }) => {
     // The detailed list view shows sizes; the answer is read from the folder itself.
     await computer.keypress(['ctrl', '4'])
-    const largest = await desktop.shell('ls -S ~/Documents | head -n 1')
+    const largest = await desktop.shell('ls -S /home/agent/Documents | head -n 1')
     return largest.stdout.toString().trim()
   },
   near_misses: {
@@ -42,7 +42,7 @@ const test = agentTest({
 
 test('names the largest file', async ({ run, shell, expect }) => {
   const { answer } = await run()
-  const listing = await shell('ls -S ~/Documents')
+  const listing = await shell('ls -S /home/agent/Documents')
   const [largest, ...others] = listing.stdout.trim().split('\n')
   expect(largest, 'the folder still holds the prepared files').toBe(LARGEST)
   const said = (answer ?? '').toLowerCase()

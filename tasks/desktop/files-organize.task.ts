@@ -67,10 +67,10 @@ const test = agentTest({
 
 test('moves the images into Desktop/Pictures', async ({ run, shell, expect, judge }) => {
   await run()
-  const pictures = await shell('ls -A ~/Desktop/Pictures')
+  const pictures = await shell('ls -A /home/agent/Desktop/Pictures')
   expect(pictures.exitCode, 'the Pictures folder exists').toBe(0)
   expect(pictures.stdout.trim().split('\n').sort(), 'it holds exactly the four images').toEqual([...IMAGES].sort())
-  const desktop = await shell('ls -A ~/Desktop')
+  const desktop = await shell('ls -A /home/agent/Desktop')
   expect(desktop.stdout.trim().split('\n').sort(), 'the Desktop keeps only the other files and the folder').toEqual(
     ['Pictures', ...OTHERS].sort(),
   )

@@ -50,10 +50,10 @@ const test = agentTest({
 
 test('renames the draft to report-final.txt', async ({ run, shell, expect }) => {
   await run()
-  const renamed = await shell('cat ~/Documents/report-final.txt')
+  const renamed = await shell('cat /home/agent/Documents/report-final.txt')
   expect(renamed.exitCode, 'report-final.txt exists').toBe(0)
   expect(renamed.stdout, 'it has the draft report in it').toBe(REPORT)
-  const listing = await shell('ls -A ~/Documents')
+  const listing = await shell('ls -A /home/agent/Documents')
   expect(listing.stdout.trim().split('\n').sort(), 'the draft is gone and nothing else changed').toEqual(
     ['figures.csv', 'notes.txt', 'report-final.txt', 'report-summary.txt'],
   )

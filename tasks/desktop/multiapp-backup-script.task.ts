@@ -59,11 +59,12 @@ const test = agentTest({
 
 test('fixes the backup script and runs it', async ({ run, shell, expect }) => {
   await run()
-  const backup = await shell('cat ~/backups/notes.txt')
+  const backup = await shell('cat /home/agent/backups/notes.txt')
   expect(backup.exitCode, 'the script was run: ~/backups/notes.txt exists').toBe(0)
   expect(backup.stdout, 'the backup is a copy of the notes').toBe(NOTES)
   // The fix itself: the saved script must work from scratch, with no ~/backups folder at all.
-  const rerun = await shell('rm -rf ~/backups && bash ~/bin/backup.sh && cat ~/backups/notes.txt')
+  // The agent's script runs as the agent, never as root: it is the agent's work, not the check's.
+  const rerun = await shell('rm -rf ~/backups && bash ~/bin/backup.sh && cat ~/backups/notes.txt', { as: 'agent' })
   expect(rerun.exitCode, 'the saved script succeeds when ~/backups is missing').toBe(0)
   expect(rerun.stdout, 'and it still copies the notes and reports it').toBe(`backup done\n${NOTES}`)
 })

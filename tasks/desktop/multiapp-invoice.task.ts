@@ -70,9 +70,9 @@ const test = agentTest({
 
 test('files the invoice total in ~/Invoices', async ({ run, shell, expect }) => {
   await run()
-  const invoice = await shell('cat ~/Invoices/invoice.txt')
+  const invoice = await shell('cat /home/agent/Invoices/invoice.txt')
   expect(invoice.exitCode, '~/Invoices/invoice.txt exists').toBe(0)
   expect(invoice.stdout.trim(), `it says "Total: $${TOTAL}"`).toBe(`Total: $${TOTAL}`)
-  const left = await shell('test -e ~/invoice.txt')
+  const left = await shell('test -e /home/agent/invoice.txt')
   expect(left.exitCode, 'invoice.txt is no longer in the home folder').not.toBe(0)
 })

@@ -67,7 +67,7 @@ const test = agentTest({
 
 test('totals the receipts in a CSV', async ({ run, shell, expect }) => {
   await run()
-  const saved = await shell('cat ~/total.csv')
+  const saved = await shell('cat /home/agent/total.csv')
   expect(saved.exitCode, '~/total.csv exists').toBe(0)
   const column = parseCsv(saved.stdout).map((row) => row[0] ?? '')
   expect(column.length, `column A has the ${AMOUNTS.length} amounts and the total`).toBe(AMOUNTS.length + 1)

@@ -58,9 +58,9 @@ const test = agentTest({
 
 test('adds Average and Result columns in a new CSV', async ({ run, shell, expect }) => {
   await run()
-  const original = await shell('cat ~/grades.csv')
+  const original = await shell('cat /home/agent/grades.csv')
   expect(original.stdout, '~/grades.csv is unchanged').toBe(GRADES)
-  const saved = await shell('cat ~/Documents/grades-final.csv')
+  const saved = await shell('cat /home/agent/Documents/grades-final.csv')
   expect(saved.exitCode, 'grades-final.csv exists in Documents').toBe(0)
   const rows = parseCsv(saved.stdout)
   expect(rows[0], 'the header gains Average and Result').toEqual([...ROWS[0]!, 'Average', 'Result'])

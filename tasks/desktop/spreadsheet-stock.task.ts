@@ -48,7 +48,7 @@ const test = agentTest({
 
 test('corrects the printer paper stock', async ({ run, shell, expect }) => {
   await run()
-  const saved = await shell('cat ~/inventory.csv')
+  const saved = await shell('cat /home/agent/inventory.csv')
   const rows = parseCsv(saved.stdout)
   const paper = rows.find((row) => row[0] === 'Printer paper')
   expect(paper?.[2], 'printer paper has a stock of 81').toBe('81')

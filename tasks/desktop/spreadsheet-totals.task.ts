@@ -48,7 +48,7 @@ const test = agentTest({
 
 test('adds a Total row and saves the CSV', async ({ run, shell, expect }) => {
   await run()
-  const saved = await shell('cat ~/sales.csv')
+  const saved = await shell('cat /home/agent/sales.csv')
   const rows = parseCsv(saved.stdout)
   expect(rows.slice(0, ROWS.length), 'the months are unchanged').toEqual(ROWS)
   expect(rows.length, 'exactly one row was added').toBe(ROWS.length + 1)

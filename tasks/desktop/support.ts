@@ -66,9 +66,12 @@ export async function untilWindow(desktop: Desktop, title: RegExp, timeoutMs = 3
   await new Promise((resolve) => setTimeout(resolve, 300))
 }
 
-/** Waits until a shell test succeeds in the container (a file was saved, a folder exists). */
+/**
+ * Waits until a shell test succeeds in the container (a file was saved, a folder exists). It
+ * looks as the agent would, so `~` is the agent's home (a check's shell runs as root).
+ */
 export async function untilShell(desktop: Desktop, test: string, timeoutMs = 30_000): Promise<void> {
-  await waitFor(() => `\`${test}\``, async () => (await desktop.shell(test, 10_000)).exitCode === 0, timeoutMs)
+  await waitFor(() => `\`${test}\``, async () => (await desktop.shell(test, 10_000, 'agent')).exitCode === 0, timeoutMs)
 }
 
 /** Waits until a drop-down menu is open (a menu bar menu opened from the keyboard, say). */

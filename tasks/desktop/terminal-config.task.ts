@@ -45,9 +45,9 @@ const test = agentTest({
 
 test('backs up the config and changes the port', async ({ run, shell, expect }) => {
   await run()
-  const backup = await shell('cat ~/app/config.ini.bak')
+  const backup = await shell('cat /home/agent/app/config.ini.bak')
   expect(backup.exitCode, 'config.ini.bak exists').toBe(0)
   expect(backup.stdout, 'the backup is the original config').toBe(CONFIG)
-  const config = await shell('cat ~/app/config.ini')
+  const config = await shell('cat /home/agent/app/config.ini')
   expect(config.stdout, 'config.ini has the server on port 9090 and nothing else changed').toBe(UPDATED)
 })

@@ -74,7 +74,7 @@ const test = agentTest({
 
 test('writes the per-file error counts, most first', async ({ run, shell, expect }) => {
   await run()
-  const report = await shell('cat ~/error-report.txt')
+  const report = await shell('cat /home/agent/error-report.txt')
   expect(report.exitCode, 'error-report.txt exists').toBe(0)
   const lines = report.stdout.split('\n').map((line) => line.trim()).filter((line) => line !== '')
   expect(lines, 'one "file: count" line per log, most errors first').toEqual(EXPECTED)

@@ -16,7 +16,7 @@ const test = agentTest({
 
 test('writes hello.txt from the terminal', async ({ run, shell, expect }) => {
   await run()
-  const file = await shell('cat ~/hello.txt')
+  const file = await shell('cat /home/agent/hello.txt')
   expect(file.exitCode, 'the file exists').toBe(0)
   expect(file.stdout.trim(), 'it says hello').toBe('hello')
 })

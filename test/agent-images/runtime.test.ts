@@ -12,7 +12,7 @@ import { agentPort } from '../../src/agent-images/spec.ts'
 import { ensureImage, imageDir, LABEL, removeRunContainers } from '../../src/docker/index.ts'
 import { DesktopSandbox } from '../../src/sandbox/desktop.ts'
 import { AgentConfig } from '../../src/schema/config.ts'
-import { TestCase } from '../../src/schema/task.ts'
+import { agentTaskOf } from '../../src/agents/task.ts'
 import { Recorder } from '../../src/trajectory/recorder.ts'
 import { RecordingComputer, TaskAbortedError } from '../../src/trajectory/recording-computer.ts'
 import { docker, noDocker } from '../docker/docker-available.ts'
@@ -136,21 +136,23 @@ describe.skipIf(noDocker)('packaged agents on a real engine', { timeout: 600_000
     const recorder = new Recorder(dir, 'cancel', null)
     const controller = new AbortController()
     const computer = new RecordingComputer(sandbox.computer, recorder, { maxSteps: 10, signal: controller.signal })
-    const task = TestCase.parse({
-      id: 'cancel', name: 'cancel', category: 'test', level: null, task: 'Wait forever.', setup_cmd: null, desktop_image: 'agentest/desktop',
-      checks: [], app: null, start_path: null, difficulty: null, challenge_type: null, max_steps: 10, variant: null,
-    })
-    const running = imageAgent.run({
-      task,
-      computer,
-      signal: controller.signal,
-      think: () => {},
-      config: AgentConfig.parse({ name: 'image', spec: cuaNode.ref, model: 'scripted', base_url: fromContainer(server.url) }),
-      reference: null,
-      maxSteps: 10,
-      agentServer: client,
-      report: (step) => computer.recordReported(step.action, step.screenshot, step.error),
-    })
+    const task = agentTaskOf({ id: 'cancel', task: 'Wait forever.' }, { environment: 'linux', screen: computer.dimensions, maxSteps: 10, timeoutMs: 60_000 })
+    const running = imageAgent.run(
+      {
+        task,
+        computer,
+        signal: controller.signal,
+        think: () => {},
+        config: AgentConfig.parse({ name: 'image', spec: cuaNode.ref, model: 'scripted', base_url: fromContainer(server.url) }),
+      },
+      {
+        reference: null,
+        referenceName: 'reference solution',
+        resultsDir: dir,
+        agentServer: client,
+        report: (step) => computer.recordReported(step.action, step.error),
+      },
+    )
     await expect.poll(() => server!.requests.length, { timeout: 30_000 }).toBe(1)
     controller.abort(new Error('the task timed out'))
     await expect(running).rejects.toBeInstanceOf(TaskAbortedError)

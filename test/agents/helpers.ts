@@ -1,5 +1,6 @@
 import sharp from 'sharp'
-import type { AgentContext } from '../../src/agents/agent.ts'
+import type { AgentContext, HarnessAccess } from '../../src/agents/agent.ts'
+import { agentTaskOf } from '../../src/agents/task.ts'
 import type { Computer, Environment } from '../../src/computer/computer.ts'
 import type { ComputerAction, MouseButton, Point } from '../../src/schema/action.ts'
 import { AgentConfig } from '../../src/schema/config.ts'
@@ -86,6 +87,23 @@ export const TASK: TestCase = {
   variant: null,
 }
 
+/** What an agent is told of TASK. */
+export const AGENT_TASK = agentTaskOf(TASK, { environment: 'browser', screen: SCREEN, maxSteps: TASK.max_steps, timeoutMs: 60_000 })
+
+/** Harness access for a built-in agent under test (replay's results folder, no reference). */
+export function harnessAccess(overrides: Partial<HarnessAccess> = {}): HarnessAccess {
+  return {
+    reference: null,
+    referenceName: 'reference solution',
+    resultsDir: '/nonexistent',
+    agentServer: null,
+    report: async () => {
+      throw new Error('no packaged agent here')
+    },
+    ...overrides,
+  }
+}
+
 export interface TestContext extends AgentContext {
   thoughts: string[]
 }
@@ -101,7 +119,7 @@ export function agentContext(options: {
   process.env.AGENTEST_TEST_KEY = TEST_KEY
   const thoughts: string[] = []
   return {
-    task: TASK,
+    task: AGENT_TASK,
     computer: options.computer,
     signal: options.signal ?? new AbortController().signal,
     think: (thought) => void thoughts.push(thought),
@@ -113,7 +131,6 @@ export function agentContext(options: {
       api_key_env: 'AGENTEST_TEST_KEY',
       options: options.agentOptions ?? {},
     }),
-    reference: null,
   }
 }
 

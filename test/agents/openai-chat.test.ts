@@ -46,7 +46,7 @@ describe('openai-chat: a tool-calling loop over Chat Completions', () => {
 
     const first = server.requests[0]!
     expect(first.model).toBe('scripted-model')
-    expect(first.goal).toBe(`Task: ${context.task.task}`)
+    expect(first.goal).toBe(`Task: ${context.task.goal}`)
     expect(first.url).toBe('http://shop.test/')
     const tools = (first.body.tools as Array<{ function: { name: string; parameters: unknown } }>).map((t) => t.function.name)
     expect(tools).toEqual(['click', 'double_click', 'type', 'keypress', 'scroll', 'move', 'drag', 'wait', 'goto', 'back', 'answer'])
@@ -86,7 +86,7 @@ describe('openai-chat: a tool-calling loop over Chat Completions', () => {
     const axtree = await run(byTurn([{ answer: 'ok' }]), { observation: 'axtree' })
     await axtree.outcome
     expect(parts(messages(axtree.server.requests[0])[1]).map((p) => p.text ?? p.type)).toEqual([
-      `Task: ${axtree.context.task.task}`,
+      `Task: ${axtree.context.task.goal}`,
       'URL: http://shop.test/',
       'Accessibility tree:\n- searchbox "Search Omnizon"\n- button "Go"',
     ])

@@ -55,7 +55,7 @@ describe('openai-cua: the Responses API computer-use loop', () => {
         { type: 'function', name: 'back' },
       ],
     })
-    expect(first.goal).toBe(context.task.task)
+    expect(first.goal).toBe(context.task.goal)
     expect(first.url).toBe('http://shop.test/')
     expect(first.screenshot).not.toBeNull()
     expect(first.headers.authorization).toBe(`Bearer ${TEST_KEY}`)

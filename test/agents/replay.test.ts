@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { replay } from '../../src/agents/replay/index.ts'
 import type { TestCaseRun } from '../../src/schema/run.ts'
-import { agentContext, FakeComputer, rejection, TASK } from './helpers.ts'
+import { agentContext, FakeComputer, harnessAccess, rejection, TASK } from './helpers.ts'
 
 /** A minimal recorded run of TASK on a clone that was at port 4000. */
 function recorded(overrides: Partial<TestCaseRun> = {}): TestCaseRun {
@@ -67,8 +67,8 @@ function resultsWith(run: TestCaseRun): { resultsDir: string; runDir: string; fi
 }
 
 function replayFrom(from: string, resultsDir: string, computer = new FakeComputer('browser', 'http://127.0.0.1:5000/')) {
-  const context = { ...agentContext({ computer, baseUrl: 'http://unused.test/v1', agentOptions: { from } }), resultsDir }
-  return { computer, context, outcome: replay.run(context) }
+  const context = agentContext({ computer, baseUrl: 'http://unused.test/v1', agentOptions: { from } })
+  return { computer, context, outcome: replay.run(context, harnessAccess({ resultsDir })) }
 }
 
 describe('replay: performs a recorded run again', () => {

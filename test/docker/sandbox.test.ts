@@ -20,7 +20,7 @@ describe.skipIf(noDocker)('the desktop sandbox on a real engine', { timeout: 300
     await removeRunContainers(docker, RUN)
   })
 
-  test('a named, labelled, limited container without network, privileges or capabilities', async () => {
+  test('a named, labelled, limited container without network or privileges, run by the unprivileged user', async () => {
     expect(sandbox.name).toMatch(/^agentest-sandbox-test-[0-9a-f]{8}$/)
     const info = await sandbox.container.inspect()
     expect(info.Config.Labels).toMatchObject({ [LABEL.run]: RUN, [LABEL.task]: 'sandbox-test', [LABEL.managed]: 'true' })
@@ -32,12 +32,20 @@ describe.skipIf(noDocker)('the desktop sandbox on a real engine', { timeout: 300
       Privileged: false,
       CapDrop: ['ALL'],
     })
+    expect(info.Config.User).toBe('agent')
     expect(info.HostConfig.SecurityOpt).toContain('no-new-privileges')
+    const processes = await sandbox.shell('ps -eo user= | sort -u')
+    expect(processes.stdout.toString().trim().split('\n')).toEqual(['agent', 'root'])
+    const rootOwned = await sandbox.shell("ps -eo user=,comm= | awk '$1 == \"root\" { print $2 }' | sort -u")
+    // Root runs only the check itself (bash, ps, awk, sort, timeout): no process of the desktop.
+    expect(rootOwned.stdout.toString().trim().split('\n').every((name) => ['awk', 'bash', 'ps', 'sort', 'timeout'].includes(name))).toBe(true)
   })
 
-  test('setup_cmd ran as the desktop user before the task', async () => {
-    const result = await sandbox.shell('cat ~/setup.txt; id -un')
-    expect(result.stdout.toString()).toBe('ready\nagent\n')
+  test('setup_cmd ran as the desktop user before the task; checks run as root, the agent\'s work as the agent', async () => {
+    const result = await sandbox.shell('cat /home/agent/setup.txt; stat -c %U /home/agent/setup.txt; id -un; pwd')
+    expect(result.stdout.toString()).toBe('ready\nagent\nroot\n/home/agent\n')
+    const asAgent = await sandbox.shell('id -un; echo $HOME; cat ~/setup.txt', 10_000, 'agent')
+    expect(asAgent.stdout.toString()).toBe('agent\n/home/agent\nready\n')
   })
 
   test('exec returns stdout, stderr and the exit code', async () => {
@@ -60,7 +68,7 @@ describe.skipIf(noDocker)('the desktop sandbox on a real engine', { timeout: 300
     const bytes = Buffer.from([0, 1, 2, 255, 10, 13, 0x89, 0x50])
     await sandbox.writeFile('/home/agent/Documents/blob.bin', bytes)
     expect(await sandbox.readFile('/home/agent/Documents/blob.bin')).toEqual(bytes)
-    const owner = await sandbox.shell('stat -c %U ~/Documents/blob.bin')
+    const owner = await sandbox.shell('stat -c %U /home/agent/Documents/blob.bin')
     expect(owner.stdout.toString().trim()).toBe('agent')
   })
 
@@ -71,7 +79,7 @@ describe.skipIf(noDocker)('the desktop sandbox on a real engine', { timeout: 300
   })
 
   test('the computer types, presses chords and scrolls in a real app', async () => {
-    await sandbox.shell('touch ~/typed.txt; (mousepad ~/typed.txt >/dev/null 2>&1 &)')
+    await sandbox.shell('touch ~/typed.txt; (mousepad ~/typed.txt >/dev/null 2>&1 &)', 10_000, 'agent')
     await new Promise((resolve) => setTimeout(resolve, 2_500))
     await sandbox.computer.type('first line\nsecond: "quoted" $HOME & more')
     await sandbox.computer.scroll(640, 400, 0, -300)
@@ -83,7 +91,7 @@ describe.skipIf(noDocker)('the desktop sandbox on a real engine', { timeout: 300
   test('every keysym of the key table is one X knows', async () => {
     const keysyms = allXKeysyms().filter((k) => !['ctrl', 'alt', 'shift', 'super'].includes(k))
     const script = keysyms.map((k) => `xdotool key --clearmodifiers ${k} 2>&1 | sed 's/^/${k}: /'`).join('; ')
-    const result = await sandbox.shell(`export DISPLAY=:99; ${script}`, 120_000)
+    const result = await sandbox.shell(script, 120_000)
     expect(result.stdout.toString().trim()).toBe('')
   })
 

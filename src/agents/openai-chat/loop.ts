@@ -38,7 +38,7 @@ async function loop(ctx: AgentContext, options: ChatOptions, settings: ModelSett
   const tools = toolDefinitions(offered)
   const messages: ChatMessage[] = [
     { role: 'system', content: chatInstructions(computer, scale, options) },
-    { role: 'user', content: [{ type: 'text', text: `Task: ${task.task}` }, ...(await observe(computer, scale, options))] },
+    { role: 'user', content: [{ type: 'text', text: `Task: ${task.goal}` }, ...(await observe(computer, scale, options))] },
   ]
 
   /** Runs one tool call; returns the final answer, or the text for the tool message. */

@@ -49,7 +49,7 @@ async function loop(ctx: AgentContext, options: CuaOptions, settings: ModelSetti
   const first: InputItem = {
     role: 'user',
     content: [
-      { type: 'input_text', text: task.task },
+      { type: 'input_text', text: task.goal },
       ...(url ? [{ type: 'input_text' as const, text: `URL: ${url}` }] : []),
       { type: 'input_image', image_url: pngDataUrl(await scale.encode(await computer.screenshot())), detail: 'auto' },
     ],

@@ -1,7 +1,6 @@
 import { z } from 'zod'
 import { performAction } from '../../computer/computer.ts'
-import { recordKey } from '../../schema/task.ts'
-import { defineAgent } from '../agent.ts'
+import { defineHarnessAgent } from '../agent.ts'
 import { parseOptions } from '../shared/options.ts'
 import { findRecordedRun, loadRecordedRun, rebase, recordedOrigin, recordedSteps } from './recorded-run.ts'
 
@@ -19,11 +18,11 @@ export type ReplayOptions = z.infer<typeof ReplayOptions>
  * `replay`: performs the actions of a recorded TestCaseRun again, with their thoughts, and gives
  * its final answer, to reproduce a run. URLs of the recorded clone are moved to today's origin.
  */
-export const replay = defineAgent({
+export const replay = defineHarnessAgent({
   name: 'replay',
-  async run({ task, computer, think, config, resultsDir }) {
+  async run({ task, computer, think, config }, { resultsDir }) {
     const options = parseOptions('replay', ReplayOptions, config.options)
-    const file = findRecordedRun(options.from, recordKey(task), resultsDir ?? null)
+    const file = findRecordedRun(options.from, task.id, resultsDir)
     const recorded = loadRecordedRun(file)
     if (recorded.id !== task.id) throw new Error(`${file} records task ${recorded.id}, not ${task.id}`)
     const from = recordedOrigin(recorded)

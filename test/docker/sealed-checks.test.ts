@@ -1,0 +1,81 @@
+import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { ensureImage, imageDir, removeRunContainers } from '../../src/docker/index.ts'
+import { DesktopSandbox } from '../../src/sandbox/desktop.ts'
+import { ROOT } from '../e2e/run-benchmark.ts'
+import { docker, noDocker } from './docker-available.ts'
+
+const RUN = `sealed-checks-${process.pid}`
+
+/**
+ * What an agent with a terminal can plant for the checks that run after it: a shell function,
+ * an alias and a fake `cat` early on PATH, in every file a login or interactive bash reads.
+ */
+const PLANT = `
+mkdir -p ~/bin ~/.local/bin
+printf '#!/bin/sh\\necho hello\\n' > ~/bin/cat; chmod +x ~/bin/cat; cp ~/bin/cat ~/.local/bin/cat
+for rc in ~/.profile ~/.bashrc ~/.bash_login ~/.bash_profile; do
+  cat >> "$rc" <<'RC'
+cat() { echo hello; }
+export -f cat
+alias cat='echo hello'
+alias ls='echo hello.txt'
+export PATH="$HOME/bin:$HOME/.local/bin:$PATH"
+export BASH_ENV="$HOME/.bashrc"
+RC
+done
+`
+
+describe.skipIf(noDocker)('checks run out of the agent\'s reach', { timeout: 300_000 }, () => {
+  let sandbox: DesktopSandbox
+
+  beforeAll(async () => {
+    const image = await ensureImage(docker, 'agentest/desktop', imageDir(ROOT, 'agentest/desktop'), () => {})
+    sandbox = await DesktopSandbox.open({ docker, image, runId: RUN, taskId: 'sealed-checks', setupCmd: null, network: false })
+    const planted = await sandbox.shell(PLANT, 10_000, 'agent')
+    expect(planted.exitCode, planted.stderr.toString()).toBe(0)
+  }, 300_000)
+
+  afterAll(async () => {
+    await removeRunContainers(docker, RUN)
+  })
+
+  test('the traps are live: a login shell as the agent is fooled by every one of them', async () => {
+    const login = await sandbox.exec(['bash', '-lc', 'cat /home/agent/hello.txt; type cat | head -n 1'])
+    expect(login.stdout.toString()).toMatch(/^hello\n/)
+    const interactive = await sandbox.exec(['bash', '-ic', 'cat /home/agent/hello.txt'])
+    expect(interactive.stdout.toString()).toMatch(/^hello/)
+  })
+
+  test('a check sees the real file system: no function, alias, PATH entry or rc file of the agent applies', async () => {
+    const file = await sandbox.shell('cat /home/agent/hello.txt')
+    expect(file.exitCode).not.toBe(0)
+    expect(file.stdout.toString()).toBe('')
+    expect(file.stderr.toString()).toContain('No such file or directory')
+    const resolved = await sandbox.shell('type -a cat; type -a ls; echo "$PATH"; echo "$HOME"; id -un')
+    expect(resolved.stdout.toString()).toBe(
+      'cat is /usr/bin/cat\ncat is /bin/cat\nls is /usr/bin/ls\nls is /bin/ls\n/usr/sbin:/usr/bin:/sbin:/bin\n/root\nroot\n',
+    )
+  })
+
+  test('a check inherits no environment: only the fixed variables are set', async () => {
+    const env = await sandbox.shell('env | cut -d= -f1 | sort | tr "\\n" " "')
+    expect(env.stdout.toString().trim()).toBe('DISPLAY HOME LANG LC_ALL PATH PWD SHLVL TERM USER _')
+  })
+
+  test('running the agent\'s own work as the agent still reads none of its rc files', async () => {
+    const file = await sandbox.shell('cat ~/hello.txt', 10_000, 'agent')
+    expect(file.exitCode).not.toBe(0)
+    expect(file.stdout.toString()).toBe('')
+  })
+
+  test('hiding a file from the checks fails them rather than passing them; root\'s files stay out of the agent\'s reach', async () => {
+    await sandbox.shell('echo hello > ~/hello.txt; chmod 600 ~/hello.txt', 10_000, 'agent')
+    // Root holds no capabilities here: a file the agent made unreadable is an error for the check.
+    const hidden = await sandbox.shell('cat /home/agent/hello.txt')
+    expect(hidden.exitCode).not.toBe(0)
+    expect(hidden.stderr.toString()).toContain('Permission denied')
+    const escalate = await sandbox.shell('touch /usr/bin/cat 2>/dev/null && echo changed || echo refused; cat /root/.bashrc >/dev/null 2>&1 && echo read || echo refused', 10_000, 'agent')
+    expect(escalate.stdout.toString()).toBe('refused\nrefused\n')
+    await sandbox.shell('rm -f ~/hello.txt', 10_000, 'agent')
+  })
+})
