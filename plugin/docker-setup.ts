@@ -42,7 +42,7 @@ export async function prepareDocker(run: ResolvedRun, log: (line: string) => voi
     return { provision: { available: false, reason }, teardown: async () => {} }
   }
   let agentImage: string | undefined
-  if (run.agent_image) agentImage = await prepareAgentImage(docker, run.agent_image, images, log)
+  if (run.agent_image) agentImage = await prepareAgentImage(docker, run.agent_image, run.config.agent_images.allow_secrets, images, log)
   // Vitest exits at once on Ctrl-C, and a run can be killed outright: a detached reaper outlives
   // it and removes the run's containers, including ones workers were still creating.
   spawn(process.execPath, [REAPER, run.run_id, String(process.pid)], { detached: true, stdio: 'ignore', env: process.env }).unref()
@@ -56,12 +56,14 @@ export async function prepareDocker(run: ResolvedRun, log: (line: string) => voi
 
 /**
  * Builds the packaged agent's image on its base once for the run. A spec whose base is not a
- * sandbox image, a missing secret or a failed build stops the run with one line: every
- * desktop task would fail the same way.
+ * sandbox image, a secret the config does not allow (the loader has refused it already), a
+ * missing secret or a failed build stops the run with one line: every desktop task would fail
+ * the same way.
  */
 async function prepareAgentImage(
   docker: ReturnType<typeof dockerClient>,
   agentImage: NonNullable<ResolvedRun['agent_image']>,
+  allowSecrets: readonly string[],
   images: Record<string, string>,
   log: (line: string) => void,
 ): Promise<string> {
@@ -72,6 +74,8 @@ async function prepareAgentImage(
   const { spec } = agentImage.spec
   const baseTag = images[spec.base]
   if (!baseTag) stop(`${agentImage.shown}: spec.base: ${spec.base} is not a sandbox image (known: ${Object.keys(images).join(', ')})`)
+  const refused = spec.secrets.findIndex((name) => !allowSecrets.includes(name))
+  if (refused >= 0) stop(`${agentImage.shown}: spec.secrets[${refused}]: ${spec.secrets[refused]} is not allowed by agent_images.allow_secrets`)
   const missing = spec.secrets.filter((name) => process.env[name] === undefined)
   if (missing.length) stop(`${agentImage.shown}: spec.secrets: ${missing.join(', ')} not set in the environment`)
   try {

@@ -5,6 +5,7 @@ import type { Vite } from 'vitest/node'
 import type {} from 'vitest/config'
 import type { TestProject } from 'vitest/node'
 import { InputError, loadConfig, makeRunId } from '../src/config/index.ts'
+import { describeKeyRoutes, keyRoutes } from '../src/config/keys.ts'
 import type { ResolvedRun } from '../src/schema/config.ts'
 import { Difficulty, ChallengeType, Level } from '../src/schema/task.ts'
 import TestCaseJsonReporter from '../reporters/testcase-json.ts'
@@ -102,6 +103,18 @@ function announce(project: TestProject, run: ResolvedRun): void {
     : ' · no grader (judged checks unscored)'
   const name = run.agent_image ? `image ${run.agent_image.ref} (${run.agent_image.shown})` : agent.name
   project.vitest.logger.log(`agentest: evaluating agent ${name}${model}${steps}${grader} · run ${run.run_id} → ${run.results_path}`)
+  const keys = keysLine(run)
+  if (keys) project.vitest.logger.log(keys)
+}
+
+/**
+ * Which key variable goes where in this run (never a value), resolved as the code that sends it
+ * does: `agentest: keys: OPENAI_API_KEY → 127.0.0.1:8000 (agent), OPENAI_API_KEY → api.openai.com (grader)`.
+ * Null when the run sends no key.
+ */
+export function keysLine(run: Pick<ResolvedRun, 'config' | 'agent_image'>, env: NodeJS.ProcessEnv = process.env): string | null {
+  const routes = keyRoutes(run.config, run.agent_image, env)
+  return routes.length ? `agentest: keys: ${describeKeyRoutes(routes, env)}` : null
 }
 
 /** A second run in the same second gets "-2", "-3", ... rather than sharing a folder. */

@@ -15,7 +15,8 @@ import { ensureAgentImage } from '../src/agent-images/build.ts'
 import { CANCEL_INSTRUCTION, checkConformance } from '../src/agent-images/conformance.ts'
 import { fromContainer } from '../src/agent-images/image-agent.ts'
 import { AgentImageRegistry, loadAgentSpec, SPEC_SUFFIX, type LoadedAgentSpec } from '../src/agent-images/registry.ts'
-import { InputError, loadConfig } from '../src/config/index.ts'
+import { InputError, loadConfig, type LoadedConfig } from '../src/config/index.ts'
+import { insecureKeyMessage, insecureKeyTransport } from '../src/config/key-transport.ts'
 import { dockerClient, dockerStatus, ensureImage, imageDir, imageExists, removeRunContainers, SANDBOX_IMAGES, type SandboxImageName } from '../src/docker/index.ts'
 
 const USAGE = 'usage: npm run agent:check -- <name[:version] | path/to/x.agent.yaml> [--base-url <url> --model <name>] [--env KEY=VALUE]...'
@@ -41,10 +42,14 @@ function parse() {
   }
 }
 
-function findSpec(root: string, reference: string): LoadedAgentSpec {
-  if (reference.endsWith(SPEC_SUFFIX)) return loadAgentSpec(resolve(reference), root)
-  const { config } = loadConfig(root, { ...process.env, AGENTEST_AGENT: undefined, AGENTEST_AGENT_SPEC: undefined })
-  return AgentImageRegistry.load(config.agent_images.folders, root, config.agent_images.max).resolve(reference)
+/**
+ * The spec to check, held to the project's config like a run: its maxima, its build context inside
+ * its folder, and only the secrets `agent_images.allow_secrets` lets through.
+ */
+function findSpec(root: string, reference: string, loaded: LoadedConfig): LoadedAgentSpec {
+  const { folders, policy } = loaded.agentImages
+  if (reference.endsWith(SPEC_SUFFIX)) return loadAgentSpec(resolve(reference), root, policy)
+  return AgentImageRegistry.load(folders, root, policy).resolve(reference)
 }
 
 async function main(): Promise<void> {
@@ -53,8 +58,10 @@ async function main(): Promise<void> {
   if (positionals.length !== 1) fail(USAGE)
   const root = process.cwd()
   let loaded: LoadedAgentSpec
+  let project: LoadedConfig
   try {
-    loaded = findSpec(root, positionals[0]!)
+    project = loadConfig(root, { ...process.env, AGENTEST_AGENT: undefined, AGENTEST_AGENT_SPEC: undefined })
+    loaded = findSpec(root, positionals[0]!, project)
   } catch (error) {
     if (error instanceof InputError) fail(error.message)
     throw error
@@ -66,6 +73,11 @@ async function main(): Promise<void> {
     extraEnv[match[1]!] = match[2]!
   }
   if (Boolean(values['base-url']) !== Boolean(values.model)) fail('--base-url and --model go together')
+  // The container gets the key and sends it to --base-url: never over plain HTTP to a third party.
+  const insecure = values['base-url'] ? insecureKeyTransport(values['base-url']) : null
+  if (insecure && loaded.spec.spec.secrets.includes('OPENAI_API_KEY') && process.env.OPENAI_API_KEY && project.config.agent.allow_insecure_key !== true) {
+    fail(insecureKeyMessage('--base-url', 'OPENAI_API_KEY', insecure, 'agent.allow_insecure_key'))
+  }
 
   const docker = dockerClient()
   const status = await dockerStatus(docker)

@@ -16,6 +16,28 @@ export const AgentImageMaxima = z
   .strict()
 export type AgentImageMaxima = z.infer<typeof AgentImageMaxima>
 
+/** What the user's config lets a spec have, beyond what agentest never grants. */
+export interface AgentImagePolicy {
+  /** The most a spec may ask for. */
+  max: AgentImageMaxima
+  /** Host variables a spec's `secrets:` may name; any other is refused. */
+  allowSecrets: readonly string[]
+  /** Where that list is set, for messages. */
+  allowSecretsFrom: string
+}
+
+/** The policy of a config that says nothing: default maxima, and no host variable passed in. */
+export function agentImagePolicy(
+  config: { max?: AgentImageMaxima; allow_secrets?: readonly string[] } = {},
+  configFile = 'agentest.config.yaml',
+): AgentImagePolicy {
+  return {
+    max: config.max ?? AgentImageMaxima.parse({}),
+    allowSecrets: config.allow_secrets ?? [],
+    allowSecretsFrom: `${configFile}'s agent_images.allow_secrets`,
+  }
+}
+
 const Requirements = z
   .object({
     memory_mb: z.number().int().min(256).default(2048),
@@ -94,8 +116,12 @@ export const AgentImageSpec = z
   .strict()
 export type AgentImageSpec = z.infer<typeof AgentImageSpec>
 
-/** What is wrong with a spec beyond its shape: each entry is a field path and why it is refused. */
-export function refusals(spec: AgentImageSpec, max: AgentImageMaxima): Array<{ path: string; message: string }> {
+/**
+ * What is wrong with a spec beyond its shape: each entry is a field path and why it is refused.
+ * (Where its build context points is checked by the loader, which knows the file.)
+ */
+export function refusals(spec: AgentImageSpec, policy: AgentImagePolicy = agentImagePolicy()): Array<{ path: string; message: string }> {
+  const { max } = policy
   const found: Array<{ path: string; message: string }> = []
   const refuse = (path: string, message: string) => found.push({ path: `spec.${path}`, message })
   const s = spec.spec
@@ -128,6 +154,9 @@ export function refusals(spec: AgentImageSpec, max: AgentImageMaxima): Array<{ p
   if (s.security_opt !== undefined) refuse('security_opt', 'security options are set by agentest, not by the agent')
   if (s.image && s.build) refuse('image', 'give either image or build, not both')
   if (!s.image && !s.build) refuse('build', 'give the image to run (image: ...) or how to build it (build: { context, dockerfile })')
+  s.secrets.forEach((name, i) => {
+    if (!policy.allowSecrets.includes(name)) refuse(`secrets[${i}]`, `${name} is not allowed by ${policy.allowSecretsFrom}`)
+  })
   if (!s.ports.some((p) => p.name === 'agent')) refuse('ports', 'one port must be named "agent": it serves the protocol')
   const names = s.ports.map((p) => p.name)
   if (new Set(names).size !== names.length) refuse('ports', 'port names must be unique')

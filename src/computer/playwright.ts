@@ -1,5 +1,6 @@
 import type { BrowserContext, Page, Request } from 'playwright'
 import type { MouseButton, Point } from '../schema/action.ts'
+import { UrlPolicy } from '../sandbox/url-policy.ts'
 import type { Computer } from './computer.ts'
 import { toPlaywrightKey } from './keys.ts'
 
@@ -8,6 +9,17 @@ const NAVIGATION_TIMEOUT_MS = 15_000
 
 /** How long a page that is being left may take to ask for the next one. */
 export const NAVIGATION_START_MS = 3_000
+
+export interface PlaywrightComputerOptions {
+  /**
+   * Asked before `goto` opens a URL; false refuses it (the sandbox records why). By default only
+   * web pages and about:blank open: never a data:, blob:, javascript: or file: URL.
+   */
+  mayOpen?: (url: string) => boolean
+}
+
+/** Without a sandbox's policy, `goto` still opens nothing but web pages. */
+const WEB_ONLY = new UrlPolicy({ origins: [], allowHosts: [], blocklist: [] })
 
 /**
  * The Computer over a Playwright browser context. It follows new tabs, and after each action
@@ -22,14 +34,16 @@ export class PlaywrightComputer implements Computer {
   private loads = 0
 
   /** Opens the context's first page, with every document reporting when it is being left. */
-  static async open(context: BrowserContext): Promise<PlaywrightComputer> {
+  static async open(context: BrowserContext, options: PlaywrightComputerOptions = {}): Promise<PlaywrightComputer> {
     await context.addInitScript(markLeaving)
-    return new PlaywrightComputer(context, await context.newPage())
+    const mayOpen = options.mayOpen ?? ((url: string) => WEB_ONLY.classifyNavigation(url) !== 'blocked')
+    return new PlaywrightComputer(context, await context.newPage(), mayOpen)
   }
 
   private constructor(
     private readonly context: BrowserContext,
     page: Page,
+    private readonly mayOpen: (url: string) => boolean,
   ) {
     this.current = page
     this.dimensions = page.viewportSize() ?? { width: 1280, height: 800 }
@@ -114,7 +128,9 @@ export class PlaywrightComputer implements Computer {
     return this.page.locator('body').ariaSnapshot()
   }
 
+  /** Opens a URL, unless it is refused first: a data: or javascript: page would run the agent's own script. */
   async goto(url: string): Promise<void> {
+    if (!this.mayOpen(url)) throw new Error(`goto refused: ${url.length > 100 ? `${url.slice(0, 100)}…` : url} is not a page of this task`)
     await this.page.goto(url, { waitUntil: 'load' })
   }
 

@@ -5,6 +5,8 @@ import { Config, type ConfigInput } from '../schema/config.ts'
 import { BUILTIN_AGENTS } from '../agents/names.ts'
 import { describeZodError, InputError } from './errors.ts'
 import { AgentImageRegistry, type LoadedAgentSpec } from '../agent-images/registry.ts'
+import { agentImagePolicy, type AgentImagePolicy } from '../agent-images/spec.ts'
+import { keyRefusal, keyRoutes } from './keys.ts'
 
 export const CONFIG_FILE = 'agentest.config.yaml'
 
@@ -59,6 +61,14 @@ export interface LoadedConfig {
   agentModules: Record<string, string>
   /** The packaged agent's spec, when the agent is `image`. */
   agentImage: LoadedAgentSpec | null
+  /** Where agent image specs are looked for (absolute), and what the config lets them have. */
+  agentImages: { folders: string[]; policy: AgentImagePolicy }
+}
+
+/** Config fields that an environment variable may have set, and that variable. */
+const FIELD_VARIABLES: Record<string, string> = {
+  'agent.base_url': 'AGENTEST_BASE_URL',
+  'grader.base_url': 'AGENTEST_GRADER_BASE_URL',
 }
 
 /**
@@ -106,9 +116,13 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     const source = env.AGENTEST_AGENT ? 'AGENTEST_AGENT' : `${shown}: agent.name`
     throw new InputError(`${source}: unknown agent "${config.agent.name}" (known: ${known.join(', ')})`)
   }
+  const agentImages = {
+    folders: config.agent_images.folders.map((f) => resolve(base, f)),
+    policy: agentImagePolicy(config.agent_images, existsSync(file) ? shown : CONFIG_FILE),
+  }
   let agentImage: LoadedAgentSpec | null = null
   if (config.agent.name === 'image') {
-    const registry = AgentImageRegistry.load(config.agent_images.folders.map((f) => resolve(base, f)), root, config.agent_images.max)
+    const registry = AgentImageRegistry.load(agentImages.folders, root, agentImages.policy)
     try {
       agentImage = registry.resolve(config.agent.spec!)
     } catch (error) {
@@ -116,7 +130,14 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
       throw new InputError(`${source}: ${error instanceof Error ? error.message : String(error)}`)
     }
   }
-  return { config, file: existsSync(file) ? file : null, agentModules, agentImage }
+  // A key goes over plain HTTP only to this machine (or the Docker host gateway), unless the config opts in.
+  const refused = keyRefusal(keyRoutes(config, agentImage, env), env, (field) => {
+    const variable = FIELD_VARIABLES[field]
+    if (variable && env[variable]) return variable
+    return field.includes('.') ? `${shown}: ${field}` : field
+  })
+  if (refused) throw new InputError(refused)
+  return { config, file: existsSync(file) ? file : null, agentModules, agentImage, agentImages }
 }
 
 function readYaml(file: string, shown: string): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright'
 import { PlaywrightComputer } from '../computer/playwright.ts'
 import type { BrowserConfig } from '../schema/config.ts'
+import { EgressGuard } from './egress-guard.ts'
 import { chromiumArgs, findBrowser } from './find-browser.ts'
 import { UrlPolicy } from './url-policy.ts'
 
@@ -20,43 +21,64 @@ export interface BrowserSandboxOptions {
   blocklist: string[]
 }
 
+/** A violation's URL is kept this long: a data: URL can be megabytes. */
+const MAX_RECORDED_URL = 200
+
 /**
  * One task's browser: a fresh context (own cookies, storage and clone session) at the configured
- * viewport, with every request outside the clones refused and blocklisted URLs recorded.
+ * viewport that stays on the clones. Requests elsewhere are refused quietly; a blocklisted URL,
+ * a frame sent to anything but a web page (data:, blob:, javascript:, file:), a WebSocket to
+ * anything but a clone, and any connection that slipped past the pages' routing are refused
+ * and recorded as violations, and the first one ends the task.
  */
 export class BrowserSandbox {
-  /** Blocklisted URLs the task's pages tried to load, in order. */
-  readonly violations: string[] = []
-
   private constructor(
     readonly context: BrowserContext,
     readonly computer: PlaywrightComputer,
+    /** What the task's pages tried to reach and were refused for, in order. */
+    readonly violations: string[],
+    private readonly guard: EgressGuard,
   ) {}
 
   static async open(options: BrowserSandboxOptions): Promise<BrowserSandbox> {
     const { browser, config } = options
-    const context = await browser.newContext({
-      viewport: config.viewport,
-      screen: config.viewport,
-      deviceScaleFactor: 1,
-      locale: 'en-US',
-      timezoneId: 'UTC',
-      serviceWorkers: 'block',
-    })
     const policy = new UrlPolicy({
       origins: options.origins,
       allowHosts: config.allow_hosts,
       blocklist: [...config.blocklist, ...options.blocklist],
     })
-    const sandbox = new BrowserSandbox(context, await PlaywrightComputer.open(context))
-    await context.route('**/*', async (route) => {
-      const url = route.request().url()
-      const verdict = policy.classify(url)
-      if (verdict === 'allow') return route.continue()
-      if (verdict === 'blocked') sandbox.violations.push(url)
-      return route.abort('blockedbyclient')
-    })
-    return sandbox
+    const violations: string[] = []
+    const record = (url: string) => {
+      const entry = url.length > MAX_RECORDED_URL ? `${url.slice(0, MAX_RECORDED_URL)}…` : url
+      if (!violations.includes(entry)) violations.push(entry)
+    }
+    const guard = await EgressGuard.start(policy, record)
+    let context: BrowserContext | null = null
+    try {
+      context = await browser.newContext({
+        viewport: config.viewport,
+        screen: config.viewport,
+        deviceScaleFactor: 1,
+        locale: 'en-US',
+        timezoneId: 'UTC',
+        // A service worker would answer the pages' requests from outside the routing below.
+        serviceWorkers: 'block',
+        proxy: guard.proxy,
+      })
+      await confine(context, policy, record)
+      const computer = await PlaywrightComputer.open(context, {
+        mayOpen: (url) => {
+          if (policy.classifyNavigation(url) !== 'blocked') return true
+          record(url)
+          return false
+        },
+      })
+      return new BrowserSandbox(context, computer, violations, guard)
+    } catch (error) {
+      await context?.close().catch(() => undefined)
+      await guard.close()
+      throw error
+    }
   }
 
   get page(): Page {
@@ -65,5 +87,46 @@ export class BrowserSandbox {
 
   async close(): Promise<void> {
     await this.context.close().catch(() => undefined)
+    await this.guard.close()
   }
+}
+
+/** Puts the policy on every page of the context, before the first one opens. */
+async function confine(context: BrowserContext, policy: UrlPolicy, record: (url: string) => void): Promise<void> {
+  await context.addInitScript(stopForeignDocument)
+  // Navigations that start in a page (a link, a script) are not asked first; they are seen here.
+  const watch = (page: Page) =>
+    page.on('framenavigated', (frame) => {
+      const url = frame.url()
+      // Chromium's own page for a load that was refused: nothing was loaded.
+      if (url.startsWith('chrome-error:')) return
+      if (policy.classifyNavigation(url) === 'blocked') record(url)
+    })
+  context.on('page', watch)
+  await context.route('**/*', async (route) => {
+    const request = route.request()
+    const url = request.url()
+    const verdict = request.isNavigationRequest() ? policy.classifyNavigation(url) : policy.classify(url)
+    if (verdict === 'allow') return route.continue()
+    if (verdict === 'blocked') record(url)
+    return route.abort('blockedbyclient')
+  })
+  await context.routeWebSocket(/.*/, async (socket) => {
+    if (policy.classifySocket(socket.url()) === 'allow') {
+      socket.connectToServer()
+      return
+    }
+    record(socket.url())
+    await socket.close({ code: 1008, reason: 'refused by the sandbox' }).catch(() => undefined)
+  })
+}
+
+/**
+ * Runs first in every document, before its own scripts: a document that is not a web page (a
+ * data: or blob: page a link or script opened) is stopped there, so nothing in it runs. The
+ * navigation is recorded all the same.
+ */
+function stopForeignDocument(): void {
+  const { protocol } = window.location
+  if (protocol !== 'http:' && protocol !== 'https:' && protocol !== 'about:') window.stop()
 }

@@ -54,6 +54,9 @@ export function chromiumArgs(): string[] {
     '--no-first-run',
     '--no-default-browser-check',
     '--disable-dev-shm-usage',
+    // Chromium's autofill asks Google about forms; WebRTC could send UDP around the context's proxy.
+    '--disable-features=AutofillServerCommunication',
+    '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   ]
   if (process.getuid?.() === 0) args.push('--no-sandbox')
   return args

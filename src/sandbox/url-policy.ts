@@ -1,22 +1,35 @@
 /**
+ * 'allow'; 'offsite' (refused quietly: not a clone); or 'blocked' (recorded as a violation,
+ * which ends the task).
+ */
+export type Verdict = 'allow' | 'offsite' | 'blocked'
+
+/**
  * Decides which URLs a task's pages may load: the web clones' origins and the configured extra
  * hosts, minus the blocklist. Harness-only endpoints (a clone's /config and /finish) are on the
  * blocklist, so an agent cannot read or reset the state it is graded on.
  */
 export class UrlPolicy {
+  /** The clones' `host:port` pairs (a host as URL.hostname spells it, IPv6 in brackets). */
+  readonly endpoints: string[]
+  /** Hosts allowed on any port and scheme, lower-cased. */
+  readonly allowHosts: string[]
   private readonly origins: Set<string>
   private readonly blocked: Array<(url: string) => boolean>
 
   constructor(options: { origins: string[]; allowHosts: string[]; blocklist: string[] }) {
-    this.origins = new Set(options.origins.map((o) => new URL(o).origin))
+    const origins = options.origins.map((o) => new URL(o))
+    this.origins = new Set(origins.map((o) => o.origin))
+    this.endpoints = origins.map((o) => `${o.hostname}:${portOf(o)}`)
     this.allowHosts = options.allowHosts.map((h) => h.toLowerCase())
     this.blocked = options.blocklist.map(toMatcher)
   }
 
-  private readonly allowHosts: string[]
-
-  /** 'allow', 'offsite' (refused quietly: not a clone), or 'blocked' (a blocklist hit, which ends the task). */
-  classify(url: string): 'allow' | 'offsite' | 'blocked' {
+  /**
+   * A sub-resource request (an image, a script, a fetch). Inline data: and blob: resources hold
+   * nothing from outside the page, so they load; what a page may *become* is `classifyNavigation`.
+   */
+  classify(url: string): Verdict {
     if (url.startsWith('data:') || url.startsWith('blob:') || url.startsWith('about:')) return 'allow'
     if (this.blocked.some((match) => match(url))) return 'blocked'
     let parsed: URL
@@ -29,6 +42,51 @@ export class UrlPolicy {
     if (this.allowHosts.includes(parsed.hostname.toLowerCase())) return 'allow'
     return 'offsite'
   }
+
+  /**
+   * What a frame (top-level or iframe) may show. Only web pages and the empty page: a data:,
+   * blob:, javascript: or file: document would be a page the agent wrote, or a file of the
+   * machine, so it is 'blocked'. Web pages are judged as requests are.
+   */
+  classifyNavigation(url: string): Verdict {
+    const parsed = parse(url)
+    if (!parsed) return 'offsite'
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return this.classify(url)
+    if (parsed.protocol === 'about:' && (parsed.pathname === 'blank' || parsed.pathname === 'srcdoc')) return 'allow'
+    return 'blocked'
+  }
+
+  /**
+   * A WebSocket: to a clone or an allowed host it connects; anything else is 'blocked', not
+   * 'offsite': a clone has no use for a socket to elsewhere, which can only be a channel out.
+   */
+  classifySocket(url: string): 'allow' | 'blocked' {
+    const parsed = parse(url)
+    const scheme = parsed && { 'ws:': 'http:', 'wss:': 'https:' }[parsed.protocol]
+    if (!parsed || !scheme) return 'blocked'
+    const asHttp = `${scheme}${parsed.href.slice(parsed.protocol.length)}`
+    if (this.blocked.some((match) => match(url))) return 'blocked'
+    return this.classify(asHttp) === 'allow' ? 'allow' : 'blocked'
+  }
+
+  /** Whether a connection to `host:port` (a proxy's CONNECT) reaches a clone or an allowed host. */
+  mayConnect(host: string, port: string): boolean {
+    const hostname = host.toLowerCase()
+    return this.allowHosts.includes(hostname) || this.endpoints.includes(`${hostname}:${port}`)
+  }
+}
+
+/** A URL as the browser reads it (case, whitespace and tabs in the scheme do not hide it), or null. */
+function parse(url: string): URL | null {
+  try {
+    return new URL(url)
+  } catch {
+    return null
+  }
+}
+
+function portOf(url: URL): string {
+  return url.port || (url.protocol === 'https:' || url.protocol === 'wss:' ? '443' : '80')
 }
 
 /** A pattern is a substring, or a /regular expression/ with optional flags. */

@@ -11,6 +11,11 @@ export const AgentConfig = z
     base_url: z.url().nullable().default(null),
     /** Name of the environment variable that holds the API key; the key itself never goes in the config. */
     api_key_env: z.string().regex(/^[A-Z_][A-Z0-9_]*$/, 'an environment variable name').default('OPENAI_API_KEY'),
+    /**
+     * Send the key over plain HTTP to a host other than loopback or host.docker.internal (unset:
+     * refused, the run stops at config load). Only for a trusted network; https needs no opt-in.
+     */
+    allow_insecure_key: z.boolean().optional(),
     /** Agent-specific settings, validated by the agent itself. */
     options: z.record(z.string(), z.unknown()).default({}),
     /** For `name: image`: the packaged agent to run, `name:version` or `name` (the latest). */
@@ -130,6 +135,11 @@ export const GraderConfig = z
     base_url: z.url().nullable().default(null),
     /** Name of the variable holding the key; the key itself never goes in the config. */
     api_key_env: EnvName.default('OPENAI_API_KEY'),
+    /**
+     * Send the grader's keys over plain HTTP to a host other than loopback or host.docker.internal
+     * (unset: refused at config load). Covers every grader model's endpoint.
+     */
+    allow_insecure_key: z.boolean().optional(),
     temperature: z.number().min(0).max(2).nullable().default(0),
     /** One call's limit; a slower call is retried. */
     timeout_ms: z.number().int().positive().default(120_000),
@@ -163,6 +173,11 @@ export const AgentImagesConfig = z
     folders: z.array(z.string().min(1)).default(['agents', 'fixtures/agents']),
     /** The most a spec may ask for; a spec above it is refused. */
     max: AgentImageMaxima.default(AgentImageMaxima.parse({})),
+    /**
+     * Host variables a spec's `secrets:` may pass into its container; a spec asking for any other
+     * is refused. None by default: list the ones you trust your packaged agents with.
+     */
+    allow_secrets: z.array(z.string().regex(/^[A-Za-z_][A-Za-z0-9_]*$/, 'an environment variable name')).default([]),
   })
   .strict()
 export type AgentImagesConfig = z.infer<typeof AgentImagesConfig>

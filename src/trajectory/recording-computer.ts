@@ -17,7 +17,7 @@ export class SandboxGoneError extends Error {
   override name = 'SandboxGoneError'
 }
 
-/** A page tried to load a URL on the blocklist. */
+/** A page tried to reach what the sandbox refuses: a blocklisted URL, a data:/javascript: page, a foreign socket. */
 export class BlockedUrlError extends Error {
   override name = 'BlockedUrlError'
 }
@@ -25,7 +25,7 @@ export class BlockedUrlError extends Error {
 export interface RecordingOptions {
   maxSteps: number
   signal: AbortSignal
-  /** URLs on the blocklist that pages tried to load since the task started. */
+  /** What pages tried to reach and were refused for since the task started (blocklist hits, foreign pages and sockets). */
   violations?: () => readonly string[]
   /** Why the sandbox stopped working, asked when an action fails; null while it is fine. */
   gone?: () => Promise<string | null>

@@ -13,13 +13,15 @@ import { ensureImage, imageDir, LABEL, removeRunContainers } from '../../src/doc
 import { DesktopSandbox } from '../../src/sandbox/desktop.ts'
 import { AgentConfig } from '../../src/schema/config.ts'
 import { agentTaskOf } from '../../src/agents/task.ts'
+import { loadConfig } from '../../src/config/index.ts'
 import { Recorder } from '../../src/trajectory/recorder.ts'
 import { RecordingComputer, TaskAbortedError } from '../../src/trajectory/recording-computer.ts'
 import { docker, noDocker } from '../docker/docker-available.ts'
 import { ROOT } from '../e2e/run-benchmark.ts'
 
 const RUN = `agent-image-test-${process.pid}`
-const registry = AgentImageRegistry.load(['fixtures/agents'], ROOT)
+// The project's own config allows the examples' OPENAI_API_KEY secret.
+const registry = AgentImageRegistry.load(['fixtures/agents'], ROOT, loadConfig(ROOT, {}).agentImages.policy)
 const cuaNode = registry.resolve('cua-node')
 const minimalPython = registry.resolve('minimal-python')
 

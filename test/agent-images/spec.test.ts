@@ -4,11 +4,14 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { stringify } from 'yaml'
 import { AgentImageRegistry, loadAgentSpec } from '../../src/agent-images/registry.ts'
+import { agentImagePolicy } from '../../src/agent-images/spec.ts'
 import { loadConfig } from '../../src/config/load.ts'
 
 const ROOT = join(import.meta.dirname, '../..')
 const dir = mkdtempSync(join(tmpdir(), 'agentest-specs-'))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
+/** The specs here ask for OPENAI_API_KEY; a config lets them have it (test/secrets/ covers the refusal). */
+const POLICY = agentImagePolicy({ allow_secrets: ['OPENAI_API_KEY'] })
 
 function valid(): Record<string, any> {
   return {
@@ -39,7 +42,7 @@ function write(value: unknown, folder = dir): string {
 /** The error lines of loading a spec, with the temp folder taken out. */
 function problems(value: unknown): string[] {
   try {
-    loadAgentSpec(write(value), dir)
+    loadAgentSpec(write(value), dir, POLICY)
   } catch (error) {
     return (error as Error).message.split('\n').map((line) => line.replace(/^spec-\d+\.agent\.yaml/, 'x.agent.yaml'))
   }
@@ -54,7 +57,7 @@ function mutate(change: (spec: Record<string, any>) => void): Record<string, any
 
 describe('agent image specs', () => {
   test('a complete spec loads, with environment values as strings and defaults filled in', () => {
-    const loaded = loadAgentSpec(write(valid()), dir)
+    const loaded = loadAgentSpec(write(valid()), dir, POLICY)
     expect(loaded.ref).toBe('demo:1.0.0')
     expect(loaded.spec.spec.environment).toEqual({ LOG_LEVEL: 'info', RETRIES: '3' })
     const minimal = mutate((s) => {
@@ -63,11 +66,11 @@ describe('agent image specs', () => {
       delete s.spec.secrets
       delete s.spec.capabilities
     })
-    expect(loadAgentSpec(write(minimal), dir).spec.spec.requirements).toEqual({ memory_mb: 2048, cpus: 1, pids: 512 })
+    expect(loadAgentSpec(write(minimal), dir, POLICY).spec.spec.requirements).toEqual({ memory_mb: 2048, cpus: 1, pids: 512 })
   })
 
-  test('the example agents\' specs load', () => {
-    const registry = AgentImageRegistry.load(['fixtures/agents'], ROOT)
+  test('the example agents\' specs load under the project\'s config', () => {
+    const registry = AgentImageRegistry.load(['fixtures/agents'], ROOT, loadConfig(ROOT, {}).agentImages.policy)
     expect(registry.specs.map((s) => s.ref).sort()).toEqual(['cua-node:0.1.0', 'minimal-python:0.1.0'])
   })
 
@@ -128,7 +131,7 @@ describe('the agent image registry', () => {
   write(mutate((s) => (s.metadata.name = 'other')), folder)
 
   test('resolves name:version, and a bare name (or :latest) to the highest release', () => {
-    const registry = AgentImageRegistry.load([folder, join(dir, 'missing-folder')], dir)
+    const registry = AgentImageRegistry.load([folder, join(dir, 'missing-folder')], dir, POLICY)
     expect(registry.resolve('demo:1.2.0').spec.metadata.version).toBe('1.2.0')
     expect(registry.resolve('demo').spec.metadata.version).toBe('2.0.0-rc.1')
     expect(registry.resolve('demo:latest').ref).toBe(registry.resolve('demo').ref)
@@ -136,7 +139,7 @@ describe('the agent image registry', () => {
   })
 
   test('an unknown name or version is one line listing what there is', () => {
-    const registry = AgentImageRegistry.load([folder], dir)
+    const registry = AgentImageRegistry.load([folder], dir, POLICY)
     expect(() => registry.resolve('nobody')).toThrow('unknown agent image "nobody" (known: demo, other)')
     expect(() => registry.resolve('demo:3.0.0')).toThrow('agent image "demo" has no version 3.0.0 (known: 0.9.0, 1.2.0, 1.10.0, 2.0.0-rc.1)')
   })
@@ -146,7 +149,7 @@ describe('the agent image registry', () => {
     mkdirSync(twice)
     write(valid(), twice)
     const second = write(valid(), twice)
-    expect(() => AgentImageRegistry.load([twice], dir)).toThrow(`twice/${second.split('/').pop()}: metadata: demo:1.0.0 is already defined in twice/`)
+    expect(() => AgentImageRegistry.load([twice], dir, POLICY)).toThrow(`twice/${second.split('/').pop()}: metadata: demo:1.0.0 is already defined in twice/`)
   })
 })
 

@@ -45,15 +45,15 @@ describe('shared settings of the model agents', () => {
   test('the base URL comes from the config, else OPENAI_BASE_URL; the key from api_key_env', () => {
     const options = { timeout_ms: 1000, retries: 0 }
     const config = AgentConfig.parse({ name: 'openai-cua', api_key_env: 'K' })
-    expect(resolveSettings('openai-cua', config, options, 'computer-use-preview', { K: 'sk-1', OPENAI_BASE_URL: 'http://env/v1' })).toEqual({
+    expect(resolveSettings('openai-cua', config, options, 'computer-use-preview', { K: 'sk-1', OPENAI_BASE_URL: 'https://env.example/v1' })).toEqual({
       model: 'computer-use-preview',
-      baseURL: 'http://env/v1',
+      baseURL: 'https://env.example/v1',
       apiKey: 'sk-1',
       timeoutMs: 1000,
       retries: 0,
     })
-    const configured = AgentConfig.parse({ name: 'openai-cua', base_url: 'http://cfg/v1', model: 'm' })
-    expect(resolveSettings('x', configured, options, null, { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'http://env/v1' }).baseURL).toBe('http://cfg/v1')
+    const configured = AgentConfig.parse({ name: 'openai-cua', base_url: 'https://cfg.example/v1', model: 'm' })
+    expect(resolveSettings('x', configured, options, null, { OPENAI_API_KEY: 'k', OPENAI_BASE_URL: 'https://env.example/v1' }).baseURL).toBe('https://cfg.example/v1')
   })
 
   test('screen scaling fits the image and maps coordinates back inside the screen', () => {

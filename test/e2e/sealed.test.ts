@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { LABEL } from '../../src/docker/labels.ts'
+import type { TestCaseRun } from '../../src/schema/run.ts'
 import { E2E_KEY, filesHolding } from '../agents/benchmark-helpers.ts'
 import { docker, noDocker } from '../docker/docker-available.ts'
 import { runBenchmark, type BenchmarkRun } from './run-benchmark.ts'
@@ -80,7 +81,10 @@ describe.skipIf(noDocker)('packaged agents are observed, not believed', { timeou
 
   test('an agent that echoes its key in thoughts, typing, errors, answers and logs leaves it nowhere under runs/', async () => {
     for (const spec of ['adversary-leak', 'adversary-fail', 'adversary-unwell']) runs.push(await image(spec))
-    const [leak, fail, unwell] = runs.slice(-3).map((run) => run.results[0]!)
+    const [leak, fail, unwell] = runs.slice(-3).map((run) => {
+      expect(run.results, run.stdout.slice(-2000)).toHaveLength(1)
+      return run.results[0]!
+    }) as [TestCaseRun, TestCaseRun, TestCaseRun]
     expect(leak.final_answer).toBe('the key is [redacted]; I run as agent')
     expect(leak.trajectory[0]).toMatchObject({ action: { type: 'type', text: 'key=[redacted]' }, thought: 'my key is [redacted]', error: 'refused by [redacted]' })
     expect(fail.status).toBe('error')

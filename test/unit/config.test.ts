@@ -90,3 +90,29 @@ describe('loadConfig', () => {
     expect(loadConfig(dir, {}).agentModules).toEqual({ mine: join(dir, 'mine.ts') })
   })
 })
+
+describe('sealed-run settings', () => {
+  test('by default no key goes over plain HTTP to a third party and no host variable goes into a packaged agent', () => {
+    const { config } = loadConfig(folderWith(null), {})
+    expect(config.agent.allow_insecure_key).toBeUndefined()
+    expect(config.grader.allow_insecure_key).toBeUndefined()
+    expect(config.agent_images.allow_secrets).toEqual([])
+  })
+
+  test('the opt-ins are read from the file and checked like any field', () => {
+    const dir = folderWith('agent:\n  allow_insecure_key: true\ngrader:\n  allow_insecure_key: false\nagent_images:\n  allow_secrets: [OPENAI_API_KEY]\n')
+    const { config } = loadConfig(dir, {})
+    expect(config.agent.allow_insecure_key).toBe(true)
+    expect(config.grader.allow_insecure_key).toBe(false)
+    expect(config.agent_images.allow_secrets).toEqual(['OPENAI_API_KEY'])
+    expect(errorOf(() => loadConfig(folderWith('agent:\n  allow_insecure_key: yes please\n'), {}))).toMatch(/^agentest\.config\.yaml: agent\.allow_insecure_key: /)
+    expect(errorOf(() => loadConfig(folderWith('agent_images:\n  allow_secrets: ["my key"]\n'), {}))).toBe(
+      'agentest.config.yaml: agent_images.allow_secrets[0]: an environment variable name',
+    )
+  })
+
+  test('the project\'s own config lets the example agents have OPENAI_API_KEY, and nothing else', () => {
+    const { config } = loadConfig(join(import.meta.dirname, '../..'), {})
+    expect(config.agent_images.allow_secrets).toEqual(['OPENAI_API_KEY'])
+  })
+})

@@ -37,7 +37,8 @@ export function agentYaml(config: AgentConfig, env: NodeJS.ProcessEnv = process.
 export function scrubSecrets<T>(value: T, secretValues: ReadonlyArray<string | undefined>): T {
   const secrets = secretValues.filter((s): s is string => Boolean(s))
   const scrub = (inner: unknown, name: string | null): unknown => {
-    if (name !== null && !name.endsWith('_env') && SECRET_KEY.test(name) && inner !== null) return REDACTED
+    // Names of variables (`api_key_env`) and lists of them (`allow_secrets`) are not secrets.
+    if (name !== null && !name.endsWith('_env') && !name.startsWith('allow_') && SECRET_KEY.test(name) && inner !== null) return REDACTED
     if (typeof inner === 'string') return redact(stripUserInfo(inner), secrets)
     if (Array.isArray(inner)) return inner.map((v) => scrub(v, null))
     if (inner && typeof inner === 'object') {

@@ -6,7 +6,7 @@ import type { GraderConfig } from '../../schema/config.ts'
 import type { Vote } from '../../schema/grading.ts'
 import type { CheckSpec } from '../../schema/task.ts'
 import type { Evidence } from '../evidence/evidence.ts'
-import { graderEndpoints, type GraderEndpoint } from './endpoints.ts'
+import { graderBaseURLFields, graderEndpoints, insecureGraderEndpoint, type GraderEndpoint } from './endpoints.ts'
 import { buildPrompt, MissingEvidenceError } from './prompt.ts'
 import { parseVerdict, verdictJsonSchema } from './verdict.ts'
 import { decide, unscored, type Judgement } from './vote.ts'
@@ -51,6 +51,11 @@ export class Grader {
     const vote: Vote = { model: endpoint.model, score: -1, comment: null, checklist: [], error: null, input_tokens: 0, output_tokens: 0 }
     const apiKey = this.env[endpoint.apiKeyEnv]
     if (!apiKey) return { ...vote, error: `${endpoint.apiKeyEnv} is not set (the grader reads its API key from it: grader.api_key_env)` }
+    // Never over plain HTTP to a third party (the config loader refuses such a run first).
+    const fields = graderBaseURLFields(this.config)
+    const field = fields.length === this.endpoints.length ? fields[this.endpoints.indexOf(endpoint)] : undefined
+    const insecure = insecureGraderEndpoint(this.config, endpoint, field)
+    if (insecure) return { ...vote, error: insecure }
     const client = this.client(endpoint, apiKey)
     const { retries } = this.config
     let problem = ''
