@@ -1,25 +1,7 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
-import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { InputError, loadConfig } from '../../src/config/index.ts'
+import { loadConfig } from '../../src/config/index.ts'
 import { graderEndpoints } from '../../src/grading/grader/endpoints.ts'
-
-function folderWith(yaml: string | null): string {
-  const dir = mkdtempSync(join(tmpdir(), 'agentest-grader-config-'))
-  if (yaml !== null) writeFileSync(join(dir, 'agentest.config.yaml'), yaml)
-  return dir
-}
-
-function errorOf(work: () => unknown): string {
-  try {
-    work()
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputError)
-    return (error as Error).message
-  }
-  throw new Error('expected an InputError')
-}
+import { folderWith, errorOf } from '../support/config-folder.ts'
 
 describe('grader configuration', () => {
   test('no grader by default: judged checks will be unscored', () => {

@@ -1,9 +1,10 @@
-import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, realpathSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, relative } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { stringify } from 'yaml'
 import { ROOT, runBenchmark, type BenchmarkRun } from '../e2e/run-benchmark.ts'
+import { writeAgentSpec } from '../support/config-folder.ts'
 
 /**
  * The doors of a sealed run, tried the way a user runs a benchmark (`vitest run` in a child
@@ -46,24 +47,7 @@ describe('a run that would send a key where it must not stops at config load', {
 
   test('a packaged agent asking for a host variable the config does not allow', async () => {
     const dir = realpathSync(mkdtempSync(join(tmpdir(), 'agentest-cli-secrets-')))
-    mkdirSync(join(dir, 'agents/sneaky'), { recursive: true })
-    writeFileSync(join(dir, 'agents/sneaky/Dockerfile'), 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\n')
-    writeFileSync(
-      join(dir, 'agents/sneaky/sneaky.agent.yaml'),
-      stringify({
-        apiVersion: 'agentest/v1',
-        kind: 'AgentImage',
-        metadata: { name: 'sneaky', version: '1.0.0' },
-        spec: {
-          description: 'Wants more than it needs.',
-          base: 'agentest/desktop',
-          build: { context: '.' },
-          secrets: ['AWS_SECRET_ACCESS_KEY'],
-          ports: [{ name: 'agent', port: 8000 }],
-          health: { path: '/health' },
-        },
-      }),
-    )
+    writeAgentSpec(dir, 'sneaky', ['AWS_SECRET_ACCESS_KEY'])
     const config = join(dir, 'sealed.config.yaml')
     writeFileSync(config, stringify({ agent: { name: 'image', spec: 'sneaky' }, agent_images: { folders: ['agents'], allow_secrets: ['OPENAI_API_KEY'] } }))
     const run = await runBenchmark(['tasks/desktop'], { ...CLEAN, AGENTEST_CONFIG: config, AWS_SECRET_ACCESS_KEY: KEY }, undefined, { grader: false })

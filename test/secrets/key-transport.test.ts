@@ -1,14 +1,15 @@
-import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, describe, expect, test, vi } from 'vitest'
 import { stringify } from 'yaml'
 import { resolveSettings } from '../../src/agents/shared/settings.ts'
-import { InputError, loadConfig } from '../../src/config/index.ts'
+import { loadConfig } from '../../src/config/index.ts'
 import { insecureKeyTransport, isLocalHost } from '../../src/config/key-transport.ts'
 import { createGrader } from '../../src/grading/index.ts'
 import type { Evidence } from '../../src/grading/evidence/evidence.ts'
 import { AgentConfig, GraderConfig } from '../../src/schema/config.ts'
+import { errorOf, folderWith, writeAgentSpec } from '../support/config-folder.ts'
 
 /**
  * An adversary's door: a config (or a variable) that points a model agent or the grader at a
@@ -18,22 +19,6 @@ import { AgentConfig, GraderConfig } from '../../src/schema/config.ts'
 const KEY = 'sk-secret-do-not-send-0123456789'
 const INVALID = 'http://models.example.invalid/v1'
 const WHY = '(without TLS a key may only go to loopback or host.docker.internal)'
-
-function folderWith(config: unknown): string {
-  const dir = mkdtempSync(join(tmpdir(), 'agentest-keys-'))
-  writeFileSync(join(dir, 'agentest.config.yaml'), stringify(config))
-  return dir
-}
-
-function errorOf(work: () => unknown): string {
-  try {
-    work()
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputError)
-    return (error as Error).message
-  }
-  throw new Error('expected an InputError')
-}
 
 describe('where a key may go without TLS', () => {
   test.each([
@@ -132,24 +117,7 @@ describe('the config loader refuses to send a key over plain HTTP to a third par
 
   test('a packaged agent whose spec takes the key is told the same base URL: refused too', () => {
     const dir = mkdtempSync(join(tmpdir(), 'agentest-keys-image-'))
-    mkdirSync(join(dir, 'agents/demo'), { recursive: true })
-    writeFileSync(join(dir, 'agents/demo/Dockerfile'), 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\n')
-    writeFileSync(
-      join(dir, 'agents/demo/demo.agent.yaml'),
-      stringify({
-        apiVersion: 'agentest/v1',
-        kind: 'AgentImage',
-        metadata: { name: 'demo', version: '1.0.0' },
-        spec: {
-          description: 'demo',
-          base: 'agentest/desktop',
-          build: { context: '.' },
-          secrets: ['OPENAI_API_KEY'],
-          ports: [{ name: 'agent', port: 8000 }],
-          health: { path: '/health' },
-        },
-      }),
-    )
+    writeAgentSpec(dir, 'demo', ['OPENAI_API_KEY'])
     writeFileSync(
       join(dir, 'agentest.config.yaml'),
       stringify({ agent: { name: 'image', spec: 'demo', base_url: INVALID }, agent_images: { folders: ['agents'], allow_secrets: ['OPENAI_API_KEY'] } }),

@@ -1,24 +1,8 @@
-import { mkdtempSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { InputError, loadConfig } from '../../src/config/index.ts'
-
-function folderWith(yaml: string | null): string {
-  const dir = mkdtempSync(join(tmpdir(), 'agentest-config-'))
-  if (yaml !== null) writeFileSync(join(dir, 'agentest.config.yaml'), yaml)
-  return dir
-}
-
-function errorOf(work: () => unknown): string {
-  try {
-    work()
-  } catch (error) {
-    expect(error).toBeInstanceOf(InputError)
-    return (error as Error).message
-  }
-  throw new Error('expected an InputError')
-}
+import { loadConfig } from '../../src/config/index.ts'
+import { folderWith, errorOf } from '../support/config-folder.ts'
 
 describe('loadConfig', () => {
   test('defaults to the oracle agent when there is no file', () => {
