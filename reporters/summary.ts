@@ -9,6 +9,7 @@ import { summarize } from '../src/runs/summarize.ts'
 import { toTestCaseRun } from './to-testcase-run.ts'
 import { writeJsonAtomic } from './write-json.ts'
 import { writeRecordsReport } from '../src/report/write.ts'
+import { setAsideNote } from '../src/report/format.ts'
 
 /** Collects every task's result and writes `summary.json` plus a table on the console. */
 export default class SummaryReporter implements Reporter {
@@ -73,7 +74,8 @@ export function buildSummary(runs: TestCaseRun[], run: ResolvedRun, startedAt: D
 }
 
 export function renderTable(summary: RunSummary): string[] {
-  const rows: string[][] = [['', 'tasks', 'passed', 'failed', 'error', 'timeout', 'skipped', 'unscored', 'success']]
+  const rows: string[][] = [['', 'tasks', 'passed', 'failed', 'error', 'timeout', 'skipped', 'unscored', 'passed/scored', 'unscored as failed']]
+  const percent = (rate: number | null) => (rate === null ? '—' : `${(rate * 100).toFixed(1)}%`)
   const row = (label: string, t: Tally) => [
     label,
     String(t.total),
@@ -83,7 +85,8 @@ export function renderTable(summary: RunSummary): string[] {
     String(t.timeout),
     String(t.skipped),
     String(t.unscored),
-    t.success_rate === null ? '—' : `${(t.success_rate * 100).toFixed(1)}%`,
+    percent(t.success_rate),
+    percent(t.strict_success_rate),
   ]
   for (const [name, t] of Object.entries(summary.by_suite)) rows.push(row(`suite ${name}`, t))
   for (const [name, t] of Object.entries(summary.by_difficulty)) rows.push(row(`difficulty ${name}`, t))
@@ -102,6 +105,7 @@ export function renderTable(summary: RunSummary): string[] {
   const d = summary.duration
   const seconds = (ms: number | null) => (ms === null ? '—' : `${(ms / 1000).toFixed(1)}s`)
   const model = summary.agent_model ? ` (${summary.agent_model})` : ''
+  const setAside = setAsideNote(summary.totals.judged_without_grader)
   return [
     '',
     `  agentest summary · run ${summary.run_id} · agent ${summary.agent}${model}`,
@@ -112,6 +116,7 @@ export function renderTable(summary: RunSummary): string[] {
     rule,
     format(rows[rows.length - 1]!),
     rule,
+    ...(setAside ? [`  ${setAside}`] : []),
     `  duration all: mean ${seconds(d.all.mean_ms)} · median ${seconds(d.all.median_ms)} · p90 ${seconds(d.all.p90_ms)}` +
       `   passed: mean ${seconds(d.passed.mean_ms)} · median ${seconds(d.passed.median_ms)} · p90 ${seconds(d.passed.p90_ms)}`,
     ...(summary.weighted_score === null ? [] : [`  weighted score (OSUniverse levels): ${summary.weighted_score.toFixed(1)}%`]),

@@ -21,6 +21,19 @@ export const nearMiss = defineHarnessAgent({
   },
 })
 
+/**
+ * Runs one of the task's alternative solutions (see `alternatives`): a right way to do the task
+ * by another route. Under this agent each alternative is its own test, and every one must pass:
+ * the checks judge the outcome, not the path the reference happened to take.
+ */
+export const alternative = defineHarnessAgent({
+  name: 'alternative',
+  async run({ task }, { reference, referenceName }) {
+    if (!reference) throw new Error(`task ${task.id} has no ${referenceName}`)
+    return { answer: await reference() }
+  },
+})
+
 /** Does nothing. Every task must fail under it, which shows its checks are not vacuous. */
 export const nop = defineAgent({
   name: 'nop',

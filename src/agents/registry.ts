@@ -1,11 +1,12 @@
 import type { Agent, HarnessAgent } from './agent.ts'
-import { nearMiss, nop, oracle } from './builtin.ts'
+import { alternative, nearMiss, nop, oracle } from './builtin.ts'
 import { BUILTIN_AGENTS } from './names.ts'
 
 const registered = new Map<string, Agent | HarnessAgent>([
   [oracle.name, oracle],
   [nop.name, nop],
   [nearMiss.name, nearMiss],
+  [alternative.name, alternative],
 ])
 
 /** Built-ins loaded on first use, so runs of other agents never load the model SDK or sharp. */

@@ -1,49 +1,62 @@
-import { createHash } from 'node:crypto'
-import { readFileSync } from 'node:fs'
 import type { ResolvedRun } from '../schema/config.ts'
 import { recordKey, type TestCase } from '../schema/task.ts'
+import { combine, sha256, SHORT } from './hash.ts'
+import { moduleGraphHash } from './module-graph.ts'
+import { treeHash } from './source-tree.ts'
+import { AGENT_ONLY_SOURCES, AGENTEST_ROOT, BUILTIN_AGENT_SOURCES, HARNESS_SOURCES, isHarnessFile } from './sources.ts'
 
-/** agentest's own version: the harness shapes what an agent sees, so an upgrade starts afresh. */
-export const AGENTEST_VERSION = (JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }).version
+/** The code behind a run, beyond the config: read by the worker when the task starts. */
+export interface KeyContent {
+  /** The task's file (absolute); null when the task was not declared in one. */
+  taskFile: string | null
+  /** The packaged agent's image id, when the agent is `image` (see packagedImageId). */
+  agentImageId?: string | null
+  /** agentest's own folder; the tests point it at a copy. */
+  agentestRoot?: string
+}
 
 /**
- * What makes two runs of a task interchangeable (REAL's cache key, plus settings): the task id
- * and variant, the agent, its model, max_steps, and a hash of the agent's settings. A user
- * agent's module, a packaged agent's spec and agentest's version are part of the settings, so
- * changing them counts. The key variable's name and the grader are not: re-grading is what a
- * cache hit is for.
+ * What makes two runs of a task interchangeable (REAL's cache key, plus settings and code):
+ * `task|agent|model|max_steps|settings|task:…|agent:…|agentest:…`. The settings hash covers
+ * the agent's options, base URL and a packaged agent's spec; then come hashes of the task's
+ * code (its file minus its test bodies, and the local modules it imports), of the agent's code
+ * (a built-in's source, a user agent's module graph, a packaged agent's image) and of
+ * agentest's own source. The key variable's name, the grader and the checks are not in it:
+ * re-grading is what a cache hit is for.
  */
-export function cacheKey(testCase: TestCase, run: ResolvedRun, agentestVersion = AGENTEST_VERSION): string {
+export function cacheKey(testCase: TestCase, run: ResolvedRun, content: KeyContent): string {
+  const root = content.agentestRoot ?? AGENTEST_ROOT
   const { agent } = run.config
   const settings = {
     base_url: agent.base_url,
     options: agent.options,
     spec: run.agent_image ? { ref: run.agent_image.ref, spec: run.agent_image.spec } : null,
-    module: agentModuleHash(agent.name, run.agent_modules),
-    agentest: agentestVersion,
   }
-  const parts = {
-    task: recordKey(testCase),
-    agent: agent.name,
-    model: agent.model,
-    max_steps: run.config.max_steps ?? testCase.max_steps,
-    settings: sha256(stableJson(settings)).slice(0, 16),
-  }
-  return `${parts.task}|${parts.agent}|${parts.model ?? '-'}|${parts.max_steps}|${parts.settings}`
+  const skip = (file: string) => isHarnessFile(file, root)
+  const parts = [
+    recordKey(testCase),
+    agent.name,
+    agent.model ?? '-',
+    run.config.max_steps ?? testCase.max_steps,
+    sha256(stableJson(settings)).slice(0, 16),
+    `task:${short(content.taskFile ? moduleGraphHash(content.taskFile, { declarationOnly: true, skip }) : null)}`,
+    `agent:${short(agentCode(run, content.agentImageId ?? null, root, skip))}`,
+    `agentest:${short(treeHash(root, HARNESS_SOURCES, AGENT_ONLY_SOURCES))}`,
+  ]
+  return parts.join('|')
 }
 
-function agentModuleHash(name: string, modules: Record<string, string>): string | null {
-  const file = modules[name]
-  if (!file) return null
-  try {
-    return sha256(readFileSync(file, 'utf8'))
-  } catch {
-    return null
-  }
+/** The code that decides what the agent does; null for an agent registered in code, whose source is unknown. */
+function agentCode(run: ResolvedRun, imageId: string | null, root: string, skip: (file: string) => boolean): string | null {
+  const { name } = run.config.agent
+  const builtin = Object.hasOwn(BUILTIN_AGENT_SOURCES, name) ? BUILTIN_AGENT_SOURCES[name] : undefined
+  if (builtin) return name === 'image' ? combine([treeHash(root, builtin), `image ${imageId ?? 'unknown'}`]) : treeHash(root, builtin)
+  const module = run.agent_modules[name]
+  return module ? moduleGraphHash(module, { skip }) : null
 }
 
-function sha256(text: string): string {
-  return createHash('sha256').update(text).digest('hex')
+function short(hash: string | null): string {
+  return hash ? hash.slice(0, SHORT) : '-'
 }
 
 /** JSON with object keys sorted, so the hash does not depend on the order settings were written in. */

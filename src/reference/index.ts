@@ -1,2 +1,2 @@
 export { BrowserUi, type Target } from './browser-ui.ts'
-export { OmnizonSteps, type NewCard } from './omnizon.ts'
+export { OmnizonSteps, type NewCard, type Purchase } from './omnizon.ts'

@@ -8,6 +8,23 @@ export interface NewCard {
   cvc: string
 }
 
+/** One purchase, as most shopping solutions and their near misses make it. */
+export interface Purchase {
+  /** How the product is found: a search, or a category from the home page. */
+  search?: string
+  category?: string
+  product: string
+  /** Units to buy; 1 when omitted. */
+  quantity?: number
+  /** Buy Now (the default) or through the cart. */
+  route?: 'buy_now' | 'cart'
+  /** A new card to pay with, and a delivery date (ISO), if the goal asks for them. */
+  card?: NewCard
+  delivery?: string
+  /** Stop before placing the order (a near miss that never buys). */
+  place?: boolean
+}
+
 /**
  * Omnizon's common moves for reference solutions, each made of recorded Computer steps (clicks,
  * keys, typing) found through the shop's labelled controls.
@@ -77,5 +94,25 @@ export class OmnizonSteps {
 
   async cancelOrder(orderId: string): Promise<void> {
     await this.ui.click(`#cancel-${orderId}`)
+  }
+
+  /**
+   * A whole purchase in one call: find, open, quantity, Buy Now or cart, card, delivery, place.
+   * Solutions and near misses state what differs (`{ ...RIGHT, quantity: 4 }`) instead of repeating steps.
+   */
+  async buy(purchase: Purchase): Promise<void> {
+    if (purchase.search !== undefined) await this.search(purchase.search)
+    else if (purchase.category !== undefined) await this.openCategory(purchase.category)
+    await this.openProduct(purchase.product)
+    if ((purchase.quantity ?? 1) !== 1) await this.setQuantity(purchase.quantity!)
+    if ((purchase.route ?? 'buy_now') === 'buy_now') {
+      await this.buyNow()
+    } else {
+      await this.addToCart()
+      await this.proceedToCheckout()
+    }
+    if (purchase.card) await this.addCard(purchase.card)
+    if (purchase.delivery) await this.chooseDelivery(purchase.delivery)
+    if (purchase.place ?? true) await this.placeOrder()
   }
 }

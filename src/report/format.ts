@@ -1,4 +1,5 @@
-/** Small formatters for the HTML report: durations, times, counts and image paths. */
+/** Small formatters for the HTML report (and the console's summary): durations, times, counts, image paths, the set-aside note. */
+import type { JudgedWithoutGrader } from '../schema/summary.ts'
 
 /** 850 ms, 2.5 s, 1 min 05 s, 1 h 02 min. */
 export function formatDuration(ms: number | null | undefined): string {
@@ -63,4 +64,11 @@ export function relativeUrl(path: string): string {
 export function agentNameFromYaml(yaml: string): string | null {
   const match = /^name:\s*["']?([^"'\n#]+?)["']?\s*(?:#.*)?$/m.exec(yaml)
   return match?.[1] ?? null
+}
+
+/** Why some judged tasks are in neither rate, for a run without a grader; null when none were set aside. */
+export function setAsideNote(j: JudgedWithoutGrader): string | null {
+  if (j.total === 0) return null
+  const tasks = j.total === 1 ? '1 judged task' : `${j.total} judged tasks`
+  return `${tasks} set aside: no grader was configured, so a judged check could fail its task but never pass it; in neither rate (${j.failed} failed anyway)`
 }

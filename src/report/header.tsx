@@ -1,8 +1,8 @@
 /** @jsxImportSource hono/jsx */
 import type { CheckResult, TestCaseRun } from '../schema/run.ts'
 import { recordKey } from '../schema/task.ts'
-import { tally, weightedScore } from '../runs/stats.ts'
-import { between, formatCount, formatDuration, formatPercent, formatScore, formatTime, formatUsd } from './format.ts'
+import { unscoredInRates } from '../runs/stats.ts'
+import { between, formatCount, formatDuration, formatPercent, formatScore, formatTime, formatUsd, setAsideNote } from './format.ts'
 import { outcomeOf, statusLabel, anchor } from './overview.ts'
 import type { Overview } from './overview.ts'
 import { checkMark } from './checks.tsx'
@@ -10,7 +10,7 @@ import { checkMark } from './checks.tsx'
 export function RunHeader(props: { runId: string; overview: Overview }) {
   const { runId, overview: o } = props
   const t = o.totals
-  const scored = t.total - t.skipped - t.unscored
+  const setAside = setAsideNote(t.judged_without_grader)
   const wall = o.startedAt && o.finishedAt ? between(o.startedAt, o.finishedAt) : null
   return (
     <header class="run-head" id="top">
@@ -29,7 +29,8 @@ export function RunHeader(props: { runId: string; overview: Overview }) {
           {wall !== null ? <span>wall time {formatDuration(wall)}</span> : null}
         </div>
         <div class="stats">
-          <Stat big label="Success rate" value={formatPercent(t.success_rate)} sub={`${t.passed} of ${scored} scored`} />
+          <Stat big label="Success rate" value={formatPercent(t.success_rate)} sub={`${t.passed} passed / ${t.scored} scored`} />
+          <Stat label="Counting unscored as failed" value={formatPercent(t.strict_success_rate)} sub={`${unscoredInRates(t)} unscored`} />
           <Stat label="Tasks" value={String(t.total)}>
             <div class="tally">
               <Tallied n={t.passed} status="passed" />
@@ -60,6 +61,7 @@ export function RunHeader(props: { runId: string; overview: Overview }) {
             />
           ) : null}
         </div>
+        {setAside ? <p class="set-aside">{setAside}</p> : null}
       </div>
     </header>
   )

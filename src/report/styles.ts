@@ -42,6 +42,7 @@ h1, h2, h3, h4 { line-height: 1.25; margin: 0; }
 .stat .value { font-size: 24px; font-weight: 650; font-variant-numeric: tabular-nums; }
 .stat .sub { font-size: 12.5px; color: var(--muted); }
 .stat.big { border-color: var(--accent); }
+.set-aside { margin: 12px 0 0; font-size: 13.5px; color: var(--muted); }
 .tally { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
 
 /* Filter bar */

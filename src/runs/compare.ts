@@ -5,7 +5,7 @@ import { RunComparison, type RateChange, type TaskChange } from './comparison.ts
 import type { RunFolder } from './folder.ts'
 import { effectiveStatus } from './outcome.ts'
 import { storedRunFacts } from './rebuild.ts'
-import { groupBy, tally } from './stats.ts'
+import { groupBy, tally, unscoredInRates } from './stats.ts'
 
 type Verdict = 'pass' | 'fail' | 'none'
 const verdict = (status: RunStatus): Verdict => (status === 'passed' ? 'pass' : status === 'skipped' ? 'none' : 'fail')
@@ -28,18 +28,24 @@ export function compareRuns(a: RunFolder, b: RunFolder): RunComparison {
   }
   const allA = [...runsA.values()]
   const allB = [...runsB.values()]
+  // The summary's own tally, so compare's rates are the summary's rates.
+  const totalsA = tally(allA)
+  const totalsB = tally(allB)
   const suitesA = groupBy(allA, (r) => r.category)
   const suitesB = groupBy(allB, (r) => r.category)
   const suites = [...new Set([...Object.keys(suitesA), ...Object.keys(suitesB)])].sort()
+  const bySuite = (rate: Rate) => Object.fromEntries(suites.map((suite) => [suite, rateChange(suitesA[suite], suitesB[suite], rate)]))
   return RunComparison.parse({
     schema_version: 1,
-    a: side(a, allA.length),
-    b: side(b, allB.length),
+    a: side(a, totalsA),
+    b: side(b, totalsB),
     ...lists,
     only_in_a: [...runsA.keys()].filter((key) => !runsB.has(key)),
     only_in_b: [...runsB.keys()].filter((key) => !runsA.has(key)),
-    success_rate: rateChange(tally(allA), tally(allB)),
-    by_suite: Object.fromEntries(suites.map((suite) => [suite, rateChange(suitesA[suite], suitesB[suite])])),
+    success_rate: rateChange(totalsA, totalsB, 'success_rate'),
+    strict_success_rate: rateChange(totalsA, totalsB, 'strict_success_rate'),
+    by_suite: bySuite('success_rate'),
+    by_suite_strict: bySuite('strict_success_rate'),
   })
 }
 
@@ -48,13 +54,15 @@ function byKey(folder: RunFolder): Map<string, TestCaseRun> {
   return new Map(keyed.sort(([x], [y]) => x.localeCompare(y, undefined, { numeric: true })))
 }
 
-function side(folder: RunFolder, tasks: number) {
+function side(folder: RunFolder, totals: Tally) {
   const facts = storedRunFacts(folder, {})
-  return { dir: folder.dir, run_id: facts.run_id, agent: facts.agent, tasks }
+  return { dir: folder.dir, run_id: facts.run_id, agent: facts.agent, tasks: totals.total, unscored: unscoredInRates(totals), judged_without_grader: totals.judged_without_grader }
 }
 
-function rateChange(a: Tally | undefined, b: Tally | undefined): RateChange {
-  const rateA = a?.success_rate ?? null
-  const rateB = b?.success_rate ?? null
+type Rate = 'success_rate' | 'strict_success_rate'
+
+function rateChange(a: Tally | undefined, b: Tally | undefined, rate: Rate): RateChange {
+  const rateA = a?.[rate] ?? null
+  const rateB = b?.[rate] ?? null
   return { a: rateA, b: rateB, change: rateA === null || rateB === null ? null : rateB - rateA }
 }

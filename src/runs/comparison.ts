@@ -1,8 +1,20 @@
 import { z } from 'zod'
 import { RunStatus } from '../schema/run.ts'
+import { JudgedWithoutGrader } from '../schema/summary.ts'
 
-/** One side of a comparison. */
-export const ComparedRun = z.object({ dir: z.string(), run_id: z.string(), agent: z.string(), tasks: z.number().int() })
+/**
+ * One side of a comparison. `unscored` counts the tasks its strict rate takes as not passed;
+ * `judged_without_grader` the tasks left out of both its rates (as in the run's summary).
+ */
+export const ComparedRun = z.object({
+  dir: z.string(),
+  run_id: z.string(),
+  agent: z.string(),
+  tasks: z.number().int(),
+  unscored: z.number().int(),
+  judged_without_grader: JudgedWithoutGrader,
+})
+export type ComparedRun = z.infer<typeof ComparedRun>
 
 /** A task in both runs, by record key (id plus variant), with its outcome after human review in each. */
 export const TaskChange = z.object({ key: z.string(), a: RunStatus, b: RunStatus })
@@ -28,7 +40,11 @@ export const RunComparison = z.object({
   not_scored: z.array(TaskChange),
   only_in_a: z.array(z.string()),
   only_in_b: z.array(z.string()),
+  /** Passed / scored, as the summary's `success_rate`. */
   success_rate: RateChange,
+  /** Counting unscored tasks as not passed, as the summary's `strict_success_rate`. */
+  strict_success_rate: RateChange,
   by_suite: z.record(z.string(), RateChange),
+  by_suite_strict: z.record(z.string(), RateChange),
 })
 export type RunComparison = z.infer<typeof RunComparison>

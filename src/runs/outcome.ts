@@ -1,3 +1,4 @@
+import { NEEDS_GRADER } from '../grading/judge/check-result.ts'
 import type { RunStatus, TestCaseRun } from '../schema/run.ts'
 import type { Disagreement } from '../schema/summary.ts'
 
@@ -19,6 +20,14 @@ export function effectiveStatus(run: TestCaseRun): RunStatus {
 /** Skipped because a judged check has no verdict, rather than for want of a sandbox; a human score settles it. */
 export function isUnscored(run: TestCaseRun): boolean {
   return effectiveStatus(run) === 'skipped' && run.check_results.some((c) => c.judge && c.score === -1)
+}
+
+/**
+ * A judged check ran without a grader configured, and no person scored the task. Such a check can
+ * fail its task (with a deterministic check) but never pass it, so the task is left out of both rates.
+ */
+export function isJudgedWithoutGrader(run: TestCaseRun): boolean {
+  return !isReviewed(run) && run.status !== 'passed' && run.check_results.some((c) => c.judge?.error === NEEDS_GRADER)
 }
 
 /** The automatic outcome as a score: 1 passed, 0 failed, error or timeout; null when the task was not scored (skipped). */

@@ -1,4 +1,5 @@
-import type { RateChange, RunComparison, TaskChange } from './comparison.ts'
+import { setAsideNote } from '../report/format.ts'
+import type { ComparedRun, RateChange, RunComparison, TaskChange } from './comparison.ts'
 import { shownPath } from './resolve.ts'
 
 /** The comparison as console lines: the rates first, then each list of tasks. */
@@ -7,8 +8,13 @@ export function renderComparison(c: RunComparison): string[] {
   return [
     `A: ${c.a.run_id} · agent ${c.a.agent} · ${tasks(c.a.tasks)} (${shownPath(c.a.dir)})`,
     `B: ${c.b.run_id} · agent ${c.b.agent} · ${tasks(c.b.tasks)} (${shownPath(c.b.dir)})`,
-    `success rate: ${rate(c.success_rate)}`,
-    ...Object.entries(c.by_suite).map(([suite, r]) => `  suite ${suite.padEnd(suiteWidth)}  ${rate(r)}`),
+    `success rate (passed / scored): ${rate(c.success_rate)}`,
+    `counting unscored as failed: ${rate(c.strict_success_rate)} · unscored ${c.a.unscored} → ${c.b.unscored}`,
+    ...Object.entries(c.by_suite).map(
+      ([suite, r]) => `  suite ${suite.padEnd(suiteWidth)}  ${rate(r)} · unscored as failed ${rate(c.by_suite_strict[suite] ?? { a: null, b: null, change: null })}`,
+    ),
+    ...setAside('A', c.a),
+    ...setAside('B', c.b),
     ...changes('newly passing', c.newly_passing),
     ...changes('newly failing', c.newly_failing),
     ...changes('still failing', c.still_failing),
@@ -17,6 +23,12 @@ export function renderComparison(c: RunComparison): string[] {
     ...keys('only in A', c.only_in_a),
     ...keys('only in B', c.only_in_b),
   ]
+}
+
+/** Judged tasks a run left out of its rates: the two runs' rates may then cover different tasks. */
+function setAside(label: string, run: ComparedRun): string[] {
+  const note = setAsideNote(run.judged_without_grader)
+  return note ? [`${label}: ${note}`] : []
 }
 
 function tasks(count: number): string {

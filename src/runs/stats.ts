@@ -1,27 +1,47 @@
-import type { DurationStats, Tally } from '../schema/summary.ts'
+import { ratio, type DurationStats, type Tally } from '../schema/summary.ts'
 import type { RunStatus, TestCaseRun } from '../schema/run.ts'
 import { LEVEL_WEIGHT } from '../schema/task.ts'
-import { effectiveStatus, isUnscored } from './outcome.ts'
+import { effectiveStatus, isJudgedWithoutGrader, isUnscored } from './outcome.ts'
 
-/** Counts by outcome after human review. */
+/**
+ * Counts by outcome after human review, and the run's rates. One rule for the summary, the report
+ * and compare:
+ * - `success_rate` = passed / scored, where scored tasks have a verdict: passed, failed, error, timeout.
+ * - `strict_success_rate` = passed / (scored + unscored): a task a judged check left without a
+ *   verdict counts as not passed.
+ * - `judged_without_grader`: a task with a judged check in a run without a grader is left out of
+ *   both rates (and counted apart), since there it could fail but never pass.
+ * Tasks skipped for want of a sandbox are in neither rate.
+ */
 export function tally(runs: readonly TestCaseRun[]): Tally {
   const statuses = runs.map(effectiveStatus)
   const count = (status: RunStatus) => statuses.filter((s) => s === status).length
+  const [passed, failed, error, timeout] = [count('passed'), count('failed'), count('error'), count('timeout')]
   const unscored = runs.filter(isUnscored).length
-  const skipped = count('skipped') - unscored
-  const scored = runs.length - skipped - unscored
-  const passed = count('passed')
+  const setAside = runs.filter(isJudgedWithoutGrader)
+  // A task set aside either failed (a deterministic check, an error, a timeout) or is unscored.
+  const setAsideFailed = setAside.filter((r) => !isUnscored(r)).length
+  const scored = passed + failed + error + timeout - setAsideFailed
+  const judged_without_grader = { total: setAside.length, failed: setAsideFailed }
   return {
     total: runs.length,
     passed,
-    failed: count('failed'),
-    error: count('error'),
-    timeout: count('timeout'),
-    skipped,
+    failed,
+    error,
+    timeout,
+    skipped: count('skipped') - unscored,
     unscored,
     cached: runs.filter((r) => r.cached).length,
-    success_rate: scored > 0 ? passed / scored : null,
+    judged_without_grader,
+    scored,
+    success_rate: ratio(passed, scored),
+    strict_success_rate: ratio(passed, scored + unscoredInRates({ unscored, judged_without_grader })),
   }
+}
+
+/** The unscored tasks the strict rate counts as not passed: all but those set aside (which are unscored unless they failed). */
+export function unscoredInRates(t: Pick<Tally, 'unscored' | 'judged_without_grader'>): number {
+  return t.unscored - (t.judged_without_grader.total - t.judged_without_grader.failed)
 }
 
 export function groupBy(runs: readonly TestCaseRun[], key: (run: TestCaseRun) => string | null): Record<string, Tally> {
@@ -35,14 +55,15 @@ export function groupBy(runs: readonly TestCaseRun[], key: (run: TestCaseRun) =>
 
 /**
  * OSUniverse's weighted success rate: each level counts with its weight (paper 0.5 ... gold 8),
- * Σ passed·w / Σ scored·w × 100. Skipped tasks are not scored; human review decides as elsewhere.
+ * Σ passed·w / Σ scored·w × 100. Skipped tasks are not scored, nor judged tasks in a run without
+ * a grader (as in `tally`); human review decides as elsewhere.
  */
 export function weightedScore(runs: readonly TestCaseRun[]): number | null {
   let passed = 0
   let total = 0
   for (const run of runs) {
     const status = effectiveStatus(run)
-    if (!run.level || status === 'skipped') continue
+    if (!run.level || status === 'skipped' || isJudgedWithoutGrader(run)) continue
     const weight = LEVEL_WEIGHT[run.level]
     total += weight
     if (status === 'passed') passed += weight

@@ -112,7 +112,7 @@ export class DesktopSandbox {
     const sandbox = new DesktopSandbox(container, name)
     try {
       await container.start()
-      await sandbox.waitUntilReady(options.readyTimeoutMs ?? 30_000)
+      await sandbox.waitUntilReady(options.readyTimeoutMs ?? 60_000)
       if (options.setupCmd) await sandbox.runSetup(options.setupCmd)
       return sandbox
     } catch (error) {

@@ -9,23 +9,50 @@ export const DurationStats = z.object({
 export type DurationStats = z.infer<typeof DurationStats>
 
 /**
- * Tasks by outcome. passed..unscored partition `total`; a person's `human_score` decides a
- * reviewed task's outcome. `cached` counts, of `total`, the results reused from an earlier run.
+ * Tasks in a run without a grader whose judged check therefore had no verdict (and no person
+ * scored them). Such a check can fail its task but never pass it, so these tasks are left out of
+ * both rates; `failed` says how many of them failed (a deterministic check, an error, a timeout).
  */
-export const Tally = z.object({
-  total: z.number().int(),
-  passed: z.number().int(),
-  failed: z.number().int(),
-  error: z.number().int(),
-  timeout: z.number().int(),
-  skipped: z.number().int(),
-  /** Skipped because a judged check got no verdict (no grader, or a grader fault): neither passed nor failed. */
-  unscored: z.number().int().default(0),
-  cached: z.number().int().default(0),
-  /** passed / (total - skipped - unscored); null when nothing was scored. */
-  success_rate: z.number().nullable(),
-})
+export const JudgedWithoutGrader = z.object({ total: z.number().int(), failed: z.number().int() })
+export type JudgedWithoutGrader = z.infer<typeof JudgedWithoutGrader>
+
+/**
+ * Tasks by outcome, and the rates (rule in src/runs/stats.ts `tally`). passed..unscored partition
+ * `total`; a person's `human_score` decides a reviewed task's outcome. `cached` counts, of
+ * `total`, the results reused from an earlier run.
+ */
+export const Tally = z
+  .object({
+    total: z.number().int(),
+    passed: z.number().int(),
+    failed: z.number().int(),
+    error: z.number().int(),
+    timeout: z.number().int(),
+    skipped: z.number().int(),
+    /** Skipped because a judged check got no verdict (no grader, or a grader fault): neither passed nor failed. */
+    unscored: z.number().int().default(0),
+    cached: z.number().int().default(0),
+    /** Of `total`, set aside from both rates: judged tasks in a run without a grader. */
+    judged_without_grader: JudgedWithoutGrader.default({ total: 0, failed: 0 }),
+    /** Tasks with a verdict (passed, failed, error, timeout), less those set aside: the success rate's denominator. */
+    scored: z.number().int().optional(),
+    /** passed / scored; null when nothing was scored. */
+    success_rate: z.number().nullable(),
+    /** passed / (scored + unscored not set aside): an unscored task counts as not passed. */
+    strict_success_rate: z.number().nullable().optional(),
+  })
+  // Summaries written before `scored` and the strict rate set nothing aside, so both follow from the counts.
+  .transform((t) => ({
+    ...t,
+    scored: t.scored ?? t.total - t.skipped - t.unscored,
+    strict_success_rate: t.strict_success_rate !== undefined ? t.strict_success_rate : ratio(t.passed, t.total - t.skipped),
+  }))
 export type Tally = z.infer<typeof Tally>
+
+/** a / b, or null when b is 0 (nothing to rate). */
+export function ratio(a: number, b: number): number | null {
+  return b > 0 ? a / b : null
+}
 
 /** A task whose human score contradicts its automatic outcome (1 = passed, 0 = anything else). */
 export const Disagreement = z.object({

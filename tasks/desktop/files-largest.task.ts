@@ -1,4 +1,4 @@
-import { agentTest } from 'agentest'
+import { agentTest, expectAnswer, type SolutionContext } from 'agentest'
 import { launch } from './support.ts'
 
 // Sizes are chosen so the largest file is neither the first by name, nor the newest, nor the
@@ -11,6 +11,8 @@ const FILES = [
   { name: 'very-long-letter.txt', kb: 12, age: '9 days ago' },
 ]
 const LARGEST = 'budget-2024.ods'
+// A file is named by its name with or without the extension.
+const stem = (name: string) => name.replace(/\.[^.]+$/, '')
 
 const setup = [
   'cd ~/Documents',
@@ -18,35 +20,41 @@ const setup = [
   launch('pcmanfm ~/Documents', '^Documents$'),
 ].join('\n')
 
+/** Switches the file manager to its detailed list (Ctrl+4), which shows sizes, and answers `name`. */
+async function answer({ computer }: SolutionContext, name: string): Promise<string> {
+  await computer.keypress(['ctrl', '4'])
+  return name
+}
+
 const test = agentTest({
   id: 'desktop-files-largest',
   desktop_image: 'agentest/desktop',
   category: 'files',
   level: 'paper',
+  challenge_type: 'retrieval',
   goal: 'Which file in the Documents folder, open in the file manager, takes up the most space? Tell me its name.',
   setup_cmd: setup,
-  solution: async ({ computer, desktop }) => {
-    // The detailed list view shows sizes; the answer is read from the folder itself.
-    await computer.keypress(['ctrl', '4'])
-    const largest = await desktop.shell('ls -S /home/agent/Documents | head -n 1')
-    return largest.stdout.toString().trim()
+  solution: async (context) => {
+    // The answer is read from the folder itself, as the detailed list shows it.
+    const largest = await context.desktop.shell('ls -S /home/agent/Documents | head -n 1')
+    return answer(context, largest.stdout.toString().trim())
   },
   near_misses: {
-    'newest file': async ({ computer }) => {
-      await computer.keypress(['ctrl', '4'])
-      return 'team-photo.jpg'
-    },
-    'biggest sounding name': async () => 'very-long-letter.txt',
+    'newest file': (context) => answer(context, 'team-photo.jpg'),
+    'biggest sounding name': (context) => answer(context, 'very-long-letter.txt'),
+  },
+  alternatives: {
+    'name without extension and its size': (context) => answer(context, 'It is budget-2024 (212 KB), the spreadsheet.'),
   },
 })
 
 test('names the largest file', async ({ run, shell, expect }) => {
   const { answer } = await run()
   const listing = await shell('ls -S /home/agent/Documents')
-  const [largest, ...others] = listing.stdout.trim().split('\n')
-  expect(largest, 'the folder still holds the prepared files').toBe(LARGEST)
-  const said = (answer ?? '').toLowerCase()
-  const stem = (name: string) => name.replace(/\.[^.]+$/, '')
-  expect(said.includes(stem(LARGEST)), `the answer names ${LARGEST}`).toBe(true)
-  expect(others.filter((name) => said.includes(stem(name))), 'the answer names no other file').toEqual([])
+  expect(listing.stdout.trim().split('\n')[0], 'the folder still holds the prepared files').toBe(LARGEST)
+  expectAnswer(expect, answer, {
+    names: stem(LARGEST),
+    notNaming: FILES.filter((f) => f.name !== LARGEST).map((f) => stem(f.name)),
+    what: `the largest file, ${LARGEST}`,
+  })
 })

@@ -1,10 +1,11 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { launch, untilShell, untilWindow } from './support.ts'
+import { expectNoShellCommand, inTerminal, KEEP_SHELL_HISTORY, launch, untilShell, untilWindow } from './support.ts'
 
 const IMAGES = ['beach.jpg', 'birthday.png', 'cat.jpg', 'sunset.jpeg']
 const OTHERS = ['budget.txt', 'invoice.pdf', 'notes.txt']
 
 const setup = [
+  KEEP_SHELL_HISTORY,
   'cd ~/Desktop',
   ...IMAGES.map((name, i) => `convert -size 64x48 xc:'#${['3a7bd5', 'f5a623', '7ed321', 'd0021b'][i]}' ${name}`),
   "printf 'rent 900\\nfood 300\\n' > budget.txt",
@@ -38,34 +39,50 @@ async function moveFile({ computer, desktop }: SolutionContext, name: string, co
   await untilWindow(desktop, /^Desktop$/)
 }
 
+/** The whole job in the file manager: the folder, then each of `files` moved (or copied) into it. */
+async function organize(context: SolutionContext, files: readonly string[] = IMAGES, copy = false): Promise<void> {
+  await newFolder(context)
+  for (const name of files) await moveFile(context, name, copy)
+}
+
 const test = agentTest({
   id: 'desktop-files-organize',
   desktop_image: 'agentest/desktop',
   category: 'files',
   level: 'bronze',
+  tool: 'pcmanfm',
   goal: 'Using the file manager, create a folder named "Pictures" on the Desktop and move all the image files from the Desktop into it. Leave the other files where they are.',
   setup_cmd: setup,
-  solution: async (context) => {
-    await newFolder(context)
-    for (const name of IMAGES) await moveFile(context, name)
-  },
+  solution: (context) => organize(context),
   near_misses: {
-    'jpeg left behind': async (context) => {
+    'jpeg left behind': (context) => organize(context, IMAGES.filter((n) => !n.endsWith('.jpeg'))),
+    'copied instead of moved': (context) => organize(context, IMAGES, true),
+    'pdf moved too': (context) => organize(context, [...IMAGES, 'invoice.pdf']),
+    // The file manager's own terminal (F4) does it in one line: the end state is right.
+    shortcut: (context) => inTerminal(context, ['mkdir Pictures && mv *.jpg *.jpeg *.png Pictures/'], { open: 'f4' }),
+  },
+  alternatives: {
+    // The images in another order, and the folder entered from the location bar (Ctrl+L).
+    'folder opened from the location bar': async (context) => {
+      const { computer, desktop } = context
       await newFolder(context)
-      for (const name of IMAGES.filter((n) => !n.endsWith('.jpeg'))) await moveFile(context, name)
-    },
-    'copied instead of moved': async (context) => {
-      await newFolder(context)
-      for (const name of IMAGES) await moveFile(context, name, true)
-    },
-    'pdf moved too': async (context) => {
-      await newFolder(context)
-      for (const name of [...IMAGES, 'invoice.pdf']) await moveFile(context, name)
+      for (const name of [...IMAGES].reverse()) {
+        await computer.type(name)
+        await computer.keypress(['escape'])
+        await computer.keypress(['ctrl', 'x'])
+        await computer.keypress(['ctrl', 'l'])
+        await computer.type('/home/agent/Desktop/Pictures\n')
+        await untilWindow(desktop, /^Pictures$/)
+        await computer.keypress(['ctrl', 'v'])
+        await untilShell(desktop, `test -f ~/Desktop/Pictures/${name}`)
+        await computer.keypress(['alt', 'left'])
+        await untilWindow(desktop, /^Desktop$/)
+      }
     },
   },
 })
 
-test('moves the images into Desktop/Pictures', async ({ run, shell, expect, judge }) => {
+test('moves the images into Desktop/Pictures with the file manager', async ({ run, shell, expect, judge }) => {
   await run()
   const pictures = await shell('ls -A /home/agent/Desktop/Pictures')
   expect(pictures.exitCode, 'the Pictures folder exists').toBe(0)
@@ -74,6 +91,8 @@ test('moves the images into Desktop/Pictures', async ({ run, shell, expect, judg
   expect(desktop.stdout.trim().split('\n').sort(), 'the Desktop keeps only the other files and the folder').toEqual(
     ['Pictures', ...OTHERS].sort(),
   )
+  // pcmanfm keeps no record of what it moved; the terminal it opens (F4) keeps its history.
+  await expectNoShellCommand(expect, shell, 'the folder was made and the images moved')
   // OSUniverse judges tasks like this by their flow: the goal asks for the file manager, not a shell.
   await expect(judge, 'done in the file manager').toFollowFlow(
     'works in the file manager window: creates a Pictures folder on the Desktop and moves the four images into it',

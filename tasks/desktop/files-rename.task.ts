@@ -1,9 +1,10 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { launch, untilShell, untilWindow } from './support.ts'
+import { expectNoShellCommand, inTerminal, KEEP_SHELL_HISTORY, launch, untilShell, untilWindow } from './support.ts'
 
 const REPORT = 'Quarterly report\n\nSales grew 12% over the last quarter.\n'
 
 const setup = [
+  KEEP_SHELL_HISTORY,
   'cd ~/Documents',
   `cat > report-draft.txt <<'EOF'\n${REPORT}EOF`,
   "printf 'Summary of the summary.\\n' > report-summary.txt",
@@ -12,12 +13,19 @@ const setup = [
   launch('pcmanfm ~/Documents', '^Documents$'),
 ].join('\n')
 
-/** Selects report-draft.txt by typing its name (type-ahead) and opens the rename dialog. */
-async function openRename({ computer, desktop }: SolutionContext): Promise<void> {
+/**
+ * Selects report-draft.txt by typing its name (type-ahead), opens the rename dialog (F2) and
+ * types `name`. The dialog selects the name without its extension, so "report-final" keeps
+ * ".txt"; with `whole`, Ctrl+A selects the whole name first. `saved` is the file to wait for.
+ */
+async function rename({ computer, desktop }: SolutionContext, name: string, { whole = false, saved = `${name}.txt` } = {}): Promise<void> {
   await computer.type('report-d')
   await computer.keypress(['escape'])
   await computer.keypress(['f2'])
   await untilWindow(desktop, /^Rename File$/)
+  if (whole) await computer.keypress(['ctrl', 'a'])
+  await computer.type(`${name}\n`)
+  await untilShell(desktop, `test -f ~/Documents/${saved}`)
 }
 
 const test = agentTest({
@@ -25,30 +33,23 @@ const test = agentTest({
   desktop_image: 'agentest/desktop',
   category: 'files',
   level: 'wood',
+  tool: 'pcmanfm',
   goal: 'In the file manager, rename the file report-draft.txt in Documents to report-final.txt.',
   setup_cmd: setup,
-  solution: async (context) => {
-    await openRename(context)
-    // The dialog selects the name without its extension, so typing keeps ".txt".
-    await context.computer.type('report-final\n')
-    await untilShell(context.desktop, 'test -f ~/Documents/report-final.txt')
-  },
+  solution: (context) => rename(context, 'report-final'),
   near_misses: {
-    'underscore instead of hyphen': async (context) => {
-      await openRename(context)
-      await context.computer.type('report_final\n')
-      await untilShell(context.desktop, 'test -f ~/Documents/report_final.txt')
-    },
-    'extension dropped': async (context) => {
-      await openRename(context)
-      await context.computer.keypress(['ctrl', 'a'])
-      await context.computer.type('report-final\n')
-      await untilShell(context.desktop, 'test -f ~/Documents/report-final')
-    },
+    'underscore instead of hyphen': (context) => rename(context, 'report_final'),
+    'extension dropped': (context) => rename(context, 'report-final', { whole: true, saved: 'report-final' }),
+    // The file manager's own terminal (F4) renames it with mv.
+    shortcut: (context) => inTerminal(context, ['mv report-draft.txt report-final.txt'], { open: 'f4' }),
+  },
+  alternatives: {
+    // The whole name typed over, extension and all.
+    'whole name typed': (context) => rename(context, 'report-final.txt', { whole: true, saved: 'report-final.txt' }),
   },
 })
 
-test('renames the draft to report-final.txt', async ({ run, shell, expect }) => {
+test('renames the draft to report-final.txt in the file manager', async ({ run, shell, expect }) => {
   await run()
   const renamed = await shell('cat /home/agent/Documents/report-final.txt')
   expect(renamed.exitCode, 'report-final.txt exists').toBe(0)
@@ -57,4 +58,6 @@ test('renames the draft to report-final.txt', async ({ run, shell, expect }) => 
   expect(listing.stdout.trim().split('\n').sort(), 'the draft is gone and nothing else changed').toEqual(
     ['figures.csv', 'notes.txt', 'report-final.txt', 'report-summary.txt'],
   )
+  // pcmanfm keeps no record of a rename; the terminal it opens (F4) keeps its history.
+  await expectNoShellCommand(expect, shell, 'the file was renamed')
 })

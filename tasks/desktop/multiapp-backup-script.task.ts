@@ -1,5 +1,5 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { launch, untilShell, untilWindow } from './support.ts'
+import { expectEditorSaved, launch, untilShell, untilWindow } from './support.ts'
 
 const SCRIPT = `#!/bin/bash
 # Copies my notes into ~/backups.
@@ -17,21 +17,22 @@ const setup = [
   launch('mousepad ~/bin/backup.sh', 'backup\\.sh - Mousepad$'),
 ].join('\n')
 
-/** Inserts `mkdir -p ~/backups` above the cp line (line 3) and saves with Ctrl+S. */
-async function fixScript({ computer, desktop }: SolutionContext): Promise<void> {
+/** In the editor: inserts `line` above the cp line (line 3) and saves with Ctrl+S. */
+async function fixScript({ computer, desktop }: SolutionContext, line = 'mkdir -p ~/backups'): Promise<void> {
   await computer.keypress(['ctrl', 'home'])
   await computer.keypress(['down'])
   await computer.keypress(['down'])
-  await computer.type('mkdir -p ~/backups\n')
+  await computer.type(`${line}\n`)
   await computer.keypress(['ctrl', 's'])
   await untilShell(desktop, 'grep -q mkdir ~/bin/backup.sh')
 }
 
-/** Alt+Tab goes back to the terminal (the window used before the editor), which runs the script. */
+/** Alt+Tab goes back to the terminal (the window used before the editor), which runs `command`. */
 async function runScript({ computer, desktop }: SolutionContext, command = 'bash ~/bin/backup.sh'): Promise<void> {
   await computer.keypress(['alt', 'tab'])
   await untilWindow(desktop, /^agent@/)
   await computer.type(`${command}\n`)
+  await untilShell(desktop, 'test -f ~/backups/notes.txt')
 }
 
 const test = agentTest({
@@ -39,32 +40,42 @@ const test = agentTest({
   desktop_image: 'agentest/desktop',
   category: 'multiapp',
   level: 'silver',
-  goal: 'My backup script ~/bin/backup.sh, open in the text editor, fails because the folder ~/backups does not exist. Fix the script so that it works even when ~/backups is missing (creating the folder by hand is not enough), save it, then run it once in the terminal.',
+  tool: 'mousepad',
+  goal: 'My backup script ~/bin/backup.sh, open in the text editor, fails because the folder ~/backups does not exist. Fix the script in the text editor so that it works even when ~/backups is missing (creating the folder by hand is not enough), save it, leaving it open in the editor, then run it once in the terminal.',
   setup_cmd: setup,
   solution: async (context) => {
     await fixScript(context)
     await runScript(context)
-    await untilShell(context.desktop, 'test -f ~/backups/notes.txt')
   },
   near_misses: {
-    'folder made by hand': async (context) => {
-      await runScript(context, 'mkdir ~/backups && bash ~/bin/backup.sh')
-      await untilShell(context.desktop, 'test -f ~/backups/notes.txt')
+    'folder made by hand': (context) => runScript(context, 'mkdir ~/backups && bash ~/bin/backup.sh'),
+    'script never run': (context) => fixScript(context),
+    // The fix made with sed in the terminal, behind the editor's back, then run.
+    shortcut: (context) => runScript(context, "sed -i '3i mkdir -p ~/backups' ~/bin/backup.sh && bash ~/bin/backup.sh"),
+  },
+  alternatives: {
+    'folder made only when missing': async (context) => {
+      await fixScript(context, '[ -d ~/backups ] || mkdir ~/backups')
+      await runScript(context)
     },
-    'script never run': async (context) => {
+    // Run by its path (it is executable), not through bash.
+    'run by its path': async (context) => {
       await fixScript(context)
+      await runScript(context, '~/bin/backup.sh')
     },
   },
 })
 
-test('fixes the backup script and runs it', async ({ run, shell, expect }) => {
+test('fixes the backup script in the editor and runs it', async ({ run, shell, expect }) => {
   await run()
   const backup = await shell('cat /home/agent/backups/notes.txt')
   expect(backup.exitCode, 'the script was run: ~/backups/notes.txt exists').toBe(0)
   expect(backup.stdout, 'the backup is a copy of the notes').toBe(NOTES)
   // The fix itself: the saved script must work from scratch, with no ~/backups folder at all.
+  // What it prints is the script's business: the goal asks only that it works.
   // The agent's script runs as the agent, never as root: it is the agent's work, not the check's.
   const rerun = await shell('rm -rf ~/backups && bash ~/bin/backup.sh && cat ~/backups/notes.txt', { as: 'agent' })
   expect(rerun.exitCode, 'the saved script succeeds when ~/backups is missing').toBe(0)
-  expect(rerun.stdout, 'and it still copies the notes and reports it').toBe(`backup done\n${NOTES}`)
+  expect(rerun.stdout.endsWith(NOTES), 'and it copies the notes').toBe(true)
+  await expectEditorSaved(expect, shell, '/home/agent/bin/backup.sh')
 })

@@ -1,5 +1,5 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { gnumericExportCsv, launch, parseCsv, readText, untilWindow } from './support.ts'
+import { expectWrittenBy, gnumericExportCsv, inTerminal, launch, parseCsv, RECENT_APP, readText, untilWindow } from './support.ts'
 
 const RECEIPTS = `March receipts
 
@@ -22,16 +22,21 @@ const setup = [
 
 /**
  * Looks at the receipts in the editor (Alt+Tab goes back and forth between the two most recent
- * windows), then types the amounts into column A of the empty sheet with their SUM below, and
- * exports the sheet as CSV. `amounts` are typed as given (a near miss types others).
+ * windows), then types the amounts into column A of the empty sheet with `total` below (by
+ * default their SUM), and exports the sheet as CSV. `amounts` are typed as given (a near miss
+ * types others).
  */
-async function fillSheet(context: SolutionContext, amounts: string[], path: string): Promise<void> {
+async function fillSheet(
+  context: SolutionContext,
+  amounts: string[],
+  { path = '/home/agent/total.csv', total = `=SUM(A1:A${amounts.length})` } = {},
+): Promise<void> {
   const { computer, desktop } = context
   await computer.keypress(['alt', 'tab'])
   await untilWindow(desktop, /receipts\.txt - Mousepad$/)
   await computer.keypress(['alt', 'tab'])
   await untilWindow(desktop, /Gnumeric$/)
-  await computer.type(`${amounts.join('\n')}\n=SUM(A1:A${amounts.length})\n`)
+  await computer.type(`${amounts.join('\n')}\n${total}\n`)
   await gnumericExportCsv(context, path)
 }
 
@@ -46,26 +51,36 @@ const test = agentTest({
   desktop_image: 'agentest/desktop',
   category: 'multiapp',
   level: 'gold',
+  tool: 'gnumeric',
   goal: 'The text editor has my March receipts open (~/Documents/receipts.txt) and there is an empty spreadsheet. Put the amounts of the receipts into the spreadsheet, one per row in column A starting at A1 and in the same order as in the file, put their total in column A of the row right below them, and save the sheet as a CSV file ~/total.csv.',
   setup_cmd: setup,
   solution: async (context) => {
-    await fillSheet(context, await readAmounts(context), '/home/agent/total.csv')
+    await fillSheet(context, await readAmounts(context))
   },
   near_misses: {
     'last receipt missed': async (context) => {
-      await fillSheet(context, (await readAmounts(context)).slice(0, -1), '/home/agent/total.csv')
+      await fillSheet(context, (await readAmounts(context)).slice(0, -1))
     },
     'digits swapped': async (context) => {
       const amounts = (await readAmounts(context)).map((a) => (a === '61.40' ? '16.40' : a))
-      await fillSheet(context, amounts, '/home/agent/total.csv')
+      await fillSheet(context, amounts)
     },
     'saved in documents': async (context) => {
-      await fillSheet(context, await readAmounts(context), '/home/agent/Documents/total.csv')
+      await fillSheet(context, await readAmounts(context), { path: '/home/agent/Documents/total.csv' })
+    },
+    // The amounts pulled out of the receipts with awk in a terminal: the spreadsheet stays empty.
+    shortcut: (context) =>
+      inTerminal(context, ["awk -F': ' 'NF == 2 { print $2; t += $2 } END { print t }' ~/Documents/receipts.txt > ~/total.csv"]),
+  },
+  alternatives: {
+    // The total added up by hand and typed in as a number.
+    'total typed as a number': async (context) => {
+      await fillSheet(context, await readAmounts(context), { total: TOTAL.toFixed(2) })
     },
   },
 })
 
-test('totals the receipts in a CSV', async ({ run, shell, expect }) => {
+test('totals the receipts in a CSV saved by the spreadsheet', async ({ run, shell, expect }) => {
   await run()
   const saved = await shell('cat /home/agent/total.csv')
   expect(saved.exitCode, '~/total.csv exists').toBe(0)
@@ -73,4 +88,5 @@ test('totals the receipts in a CSV', async ({ run, shell, expect }) => {
   expect(column.length, `column A has the ${AMOUNTS.length} amounts and the total`).toBe(AMOUNTS.length + 1)
   expect(column.slice(0, AMOUNTS.length).map(Number), 'the amounts, in the order of the file').toEqual(AMOUNTS)
   expect(Math.abs(Number(column[AMOUNTS.length]) - TOTAL) < 0.005, `the last row holds the total, ${TOTAL}`).toBe(true)
+  await expectWrittenBy(expect, shell, '/home/agent/total.csv', RECENT_APP.gnumeric)
 })

@@ -1,5 +1,5 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { gnumericRepeatExport, launch, parseCsv, untilShell, untilWindow } from './support.ts'
+import { expectWrittenBy, gnumericRepeatExport, inTerminal, launch, parseCsv, RECENT_APP, untilShell, untilWindow } from './support.ts'
 
 const SALES = `month,north,south
 Jan,1200,950
@@ -13,12 +13,23 @@ const ROWS = parseCsv(SALES)
 const total = (column: number) => ROWS.slice(1).reduce((sum, row) => sum + Number(row[column]), 0)
 const TOTALS = [total(1), total(2)] // 8027 and 6575
 
-/** Types the Total row below the table: ctrl+Home, ctrl+Down (last row), Down. */
-async function addTotals({ computer }: SolutionContext, lastRow: number): Promise<void> {
+/**
+ * Types the Total row below the table (ctrl+Home, ctrl+Down to the last row, Down): the label,
+ * then the totals as `cells` (by default SUM formulas over rows 2 to `lastRow`), and unless told
+ * not to, writes the sheet back to ~/sales.csv (Repeat Export).
+ */
+async function addTotals(
+  context: SolutionContext,
+  { lastRow = 7, cells = [`=SUM(B2:B${lastRow})`, `=SUM(C2:C${lastRow})`], save = true }: { lastRow?: number; cells?: string[]; save?: boolean } = {},
+): Promise<void> {
+  const { computer, desktop } = context
   await computer.keypress(['ctrl', 'home'])
   await computer.keypress(['ctrl', 'down'])
   await computer.keypress(['down'])
-  await computer.type(`Total\t=SUM(B2:B${lastRow})\t=SUM(C2:C${lastRow})\n`)
+  await computer.type(`Total\t${cells.join('\t')}\n`)
+  if (!save) return untilWindow(desktop, /Gnumeric$/)
+  await gnumericRepeatExport(context)
+  await untilShell(desktop, 'grep -q Total ~/sales.csv')
 }
 
 const test = agentTest({
@@ -26,27 +37,23 @@ const test = agentTest({
   desktop_image: 'agentest/desktop',
   category: 'spreadsheet',
   level: 'bronze',
+  tool: 'gnumeric',
   goal: 'The spreadsheet open on screen is ~/sales.csv. Add a row at the bottom labelled "Total" that has the total of the north column and the total of the south column, then save the file, keeping it a CSV file.',
   setup_cmd: [`cat > ~/sales.csv <<'EOF'\n${SALES}EOF`, launch('gnumeric ~/sales.csv', 'Gnumeric$')].join('\n'),
-  solution: async (context) => {
-    await addTotals(context, 7)
-    await gnumericRepeatExport(context)
-    await untilShell(context.desktop, 'grep -q Total ~/sales.csv')
-  },
+  solution: (context) => addTotals(context),
   near_misses: {
-    'june left out': async (context) => {
-      await addTotals(context, 6)
-      await gnumericRepeatExport(context)
-      await untilShell(context.desktop, 'grep -q Total ~/sales.csv')
-    },
-    'not saved': async (context) => {
-      await addTotals(context, 7)
-      await untilWindow(context.desktop, /Gnumeric$/)
-    },
+    'june left out': (context) => addTotals(context, { lastRow: 6 }),
+    'not saved': (context) => addTotals(context, { save: false }),
+    // The row appended with echo in a terminal: the spreadsheet never wrote the file.
+    shortcut: (context) => inTerminal(context, [`echo 'Total,${TOTALS.join(',')}' >> ~/sales.csv`]),
+  },
+  alternatives: {
+    // The totals worked out by hand and typed in as numbers.
+    'totals typed as numbers': (context) => addTotals(context, { cells: TOTALS.map(String) }),
   },
 })
 
-test('adds a Total row and saves the CSV', async ({ run, shell, expect }) => {
+test('adds a Total row and saves the CSV from the spreadsheet', async ({ run, shell, expect }) => {
   await run()
   const saved = await shell('cat /home/agent/sales.csv')
   const rows = parseCsv(saved.stdout)
@@ -55,4 +62,5 @@ test('adds a Total row and saves the CSV', async ({ run, shell, expect }) => {
   const last = rows[rows.length - 1] ?? []
   expect(last[0], 'the new row is labelled Total').toBe('Total')
   expect(last.slice(1, 3).map(Number), `the totals are north ${TOTALS[0]} and south ${TOTALS[1]}`).toEqual(TOTALS)
+  await expectWrittenBy(expect, shell, '/home/agent/sales.csv', RECENT_APP.gnumeric)
 })

@@ -1,4 +1,4 @@
-import { agentTest } from 'agentest'
+import { agentTest, type SolutionContext } from 'agentest'
 import { launch, untilShell } from './support.ts'
 
 const CONFIG = `[server]
@@ -16,6 +16,16 @@ level = info
 // Only the server's port changes; the metrics port (8081) stays.
 const UPDATED = CONFIG.replace('port = 8080', 'port = 9090')
 
+const BACKUP = 'cp ~/app/config.ini ~/app/config.ini.bak'
+/** The edit: sed on the lines matching `line` (by default the server's port line only). */
+const edit = (line = '^port = 8080$') => `sed -i 's/${line}/port = 9090/' ~/app/config.ini`
+
+/** Types the `commands` joined by && into the open terminal and waits until `done` holds. */
+async function inShell({ computer, desktop }: SolutionContext, commands: string[], done = 'test -f ~/app/config.ini.bak && grep -q "port = 9090" ~/app/config.ini'): Promise<void> {
+  await computer.type(`${commands.join(' && ')}\n`)
+  await untilShell(desktop, done)
+}
+
 const test = agentTest({
   id: 'desktop-terminal-config',
   desktop_image: 'agentest/desktop',
@@ -23,23 +33,15 @@ const test = agentTest({
   level: 'wood',
   goal: 'Using the terminal, first make a backup copy of ~/app/config.ini named ~/app/config.ini.bak, then change the server port in ~/app/config.ini from 8080 to 9090. Leave everything else as it is.',
   setup_cmd: ['mkdir -p ~/app', `cat > ~/app/config.ini <<'EOF'\n${CONFIG}EOF`, launch('xterm', '^agent@')].join('\n'),
-  solution: async ({ computer, desktop }) => {
-    await computer.type("cp ~/app/config.ini ~/app/config.ini.bak && sed -i 's/^port = 8080$/port = 9090/' ~/app/config.ini\n")
-    await untilShell(desktop, 'grep -q "port = 9090" ~/app/config.ini')
-  },
+  solution: (context) => inShell(context, [BACKUP, edit()]),
   near_misses: {
-    'no backup': async ({ computer, desktop }) => {
-      await computer.type("sed -i 's/^port = 8080$/port = 9090/' ~/app/config.ini\n")
-      await untilShell(desktop, 'grep -q "port = 9090" ~/app/config.ini')
-    },
-    'backup taken after the edit': async ({ computer, desktop }) => {
-      await computer.type("sed -i 's/^port = 8080$/port = 9090/' ~/app/config.ini && cp ~/app/config.ini ~/app/config.ini.bak\n")
-      await untilShell(desktop, 'test -f ~/app/config.ini.bak')
-    },
-    'every port changed': async ({ computer, desktop }) => {
-      await computer.type("cp ~/app/config.ini ~/app/config.ini.bak && sed -i 's/^port = .*/port = 9090/' ~/app/config.ini\n")
-      await untilShell(desktop, 'grep -q "port = 9090" ~/app/config.ini')
-    },
+    'no backup': (context) => inShell(context, [edit()], 'grep -q "port = 9090" ~/app/config.ini'),
+    'backup taken after the edit': (context) => inShell(context, [edit(), BACKUP]),
+    'every port changed': (context) => inShell(context, [BACKUP, edit('^port = .*')]),
+  },
+  alternatives: {
+    // sed keeps the original as config.ini.bak itself, before it writes the change.
+    'backup made by sed': (context) => inShell(context, [edit().replace('sed -i ', 'sed -i.bak ')]),
   },
 })
 

@@ -1,4 +1,4 @@
-import { agentTest } from 'agentest'
+import { agentTest, type SolutionContext } from 'agentest'
 import { launch, untilShell } from './support.ts'
 
 /**
@@ -47,7 +47,17 @@ const setup = [
   launch('xterm', '^agent@'),
 ].join('\n')
 
-const PER_FILE = `for f in *.log; do echo "$f: $(grep -c '^[^ ]* ERROR ' "$f")"; done`
+/**
+ * One pipeline typed into the terminal: for each log, `count` (a grep -c pattern; by default a
+ * line whose second field is ERROR), then `order`, into ~/error-report.txt.
+ */
+async function report(
+  { computer, desktop }: SolutionContext,
+  { count = "'^[^ ]* ERROR '", order = ' | sort -t: -k2,2nr' } = {},
+): Promise<void> {
+  await computer.type(`cd ~/logs && for f in *.log; do echo "$f: $(grep -c ${count} "$f")"; done${order} > ~/error-report.txt\n`)
+  await untilShell(desktop, 'test -s ~/error-report.txt')
+}
 
 const test = agentTest({
   id: 'desktop-terminal-errors',
@@ -56,17 +66,17 @@ const test = agentTest({
   level: 'silver',
   goal: 'The folder ~/logs has one log file (*.log) per service; each line is a time, a level (INFO, WARN or ERROR) and a message. Using the terminal, create ~/error-report.txt with one line per log file in the form "api.log: 3", giving the number of lines whose level is ERROR, with the file that has the most errors first.',
   setup_cmd: setup,
-  solution: async ({ computer, desktop }) => {
-    await computer.type(`cd ~/logs && ${PER_FILE} | sort -t: -k2,2nr > ~/error-report.txt\n`)
-    await untilShell(desktop, 'test -s ~/error-report.txt')
-  },
+  solution: (context) => report(context),
   near_misses: {
-    'every mention of error counted': async ({ computer, desktop }) => {
-      await computer.type(`cd ~/logs && for f in *.log; do echo "$f: $(grep -c ERROR "$f")"; done | sort -t: -k2,2nr > ~/error-report.txt\n`)
-      await untilShell(desktop, 'test -s ~/error-report.txt')
-    },
-    'alphabetical order': async ({ computer, desktop }) => {
-      await computer.type(`cd ~/logs && ${PER_FILE} > ~/error-report.txt\n`)
+    'every mention of error counted': (context) => report(context, { count: 'ERROR' }),
+    'alphabetical order': (context) => report(context, { order: '' }),
+  },
+  alternatives: {
+    // awk reads the level field itself; sort -rn on the count after the colon.
+    'counted with awk': async ({ computer, desktop }) => {
+      await computer.type(
+        `cd ~/logs && for f in *.log; do awk -v f="$f" '$2 == "ERROR" { n++ } END { print f ": " n+0 }' "$f"; done | sort -k2 -rn > ~/error-report.txt\n`,
+      )
       await untilShell(desktop, 'test -s ~/error-report.txt')
     },
   },

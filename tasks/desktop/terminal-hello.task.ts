@@ -1,5 +1,11 @@
-import { agentTest } from 'agentest'
-import { launch } from './support.ts'
+import { agentTest, type SolutionContext } from 'agentest'
+import { launch, untilShell } from './support.ts'
+
+/** Types `command` into the open terminal and waits until ~/hello.txt (or `file`) exists. */
+async function inShell({ computer, desktop }: SolutionContext, command: string, file = '~/hello.txt'): Promise<void> {
+  await computer.type(`${command}\n`)
+  await untilShell(desktop, `test -e ${file}`)
+}
 
 const test = agentTest({
   id: 'desktop-terminal-hello',
@@ -9,8 +15,14 @@ const test = agentTest({
   goal: 'In the open terminal, create the file ~/hello.txt containing the single word hello.',
   // Waits for the shell's first prompt: keys typed while xterm starts are lost.
   setup_cmd: launch('xterm', '^agent@'),
-  solution: async ({ computer }) => {
-    await computer.type('echo hello > ~/hello.txt\n')
+  solution: (context) => inShell(context, 'echo hello > ~/hello.txt'),
+  near_misses: {
+    'two words': (context) => inShell(context, 'echo hello world > ~/hello.txt'),
+    'wrong folder': (context) => inShell(context, 'echo hello > ~/Documents/hello.txt', '~/Documents/hello.txt'),
+  },
+  alternatives: {
+    'printf without a line break': (context) => inShell(context, 'printf hello > ~/hello.txt'),
+    'relative name from the home folder': (context) => inShell(context, 'cd && echo hello >hello.txt'),
   },
 })
 

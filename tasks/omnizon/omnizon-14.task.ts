@@ -1,10 +1,13 @@
-import { agentTest, OmnizonView } from 'agentest'
+import { agentTest, expectPurchase, type Purchase } from 'agentest'
 
-// Makeup kits under $40: the Beauty products that are kits of cosmetics (their title says
-// "Makeup Kit") priced below $40: Maybelline Everyday $29.99, e.l.f. Beautifully Bare $24,
-// Color Nymph All-in-One $19.99. Revlon ($44.99) and MAC ($75) kits are over the limit; the
-// Real Techniques brush kit (p187) holds no makeup, which the goal rules out.
+// Makeup kits under $40: the Beauty products sold as a kit of assorted makeup (the title says
+// "Makeup Kit" and the specs list makeup) priced below $40: Maybelline Everyday $29.99 (p179),
+// e.l.f. Beautifully Bare $24 (p180), Color Nymph All-in-One $19.99 (p181). Over the limit:
+// Revlon ColorStay $44.99 (p182), MAC $75 (p183). No makeup, which the goal rules out: Real
+// Techniques brush kit (p187), BEAKEY sponges (p190). Not kits but one kind of makeup: the
+// Morphe and Urban Decay eyeshadow palettes, the NYX lip gloss 6-pack, the L'Oreal foundation.
 const MAKEUP_KITS_UNDER_40 = ['p179', 'p180', 'p181']
+const RIGHT: Purchase = { search: 'makeup kit', product: 'p179' }
 
 const test = agentTest({
   id: 'omnizon-14',
@@ -13,36 +16,20 @@ const test = agentTest({
   difficulty: 'medium',
   challenge_type: 'action',
   max_steps: 15,
-  solution: async ({ shop }) => {
-    await shop.search('makeup kit')
-    await shop.openProduct('p179')
-    await shop.buyNow()
-    await shop.placeOrder()
-  },
+  solution: ({ shop }) => shop.buy(RIGHT),
   near_misses: {
-    'brush kit': async ({ shop }) => {
-      await shop.search('makeup kit')
-      await shop.openProduct('p187') // Real Techniques brush kit, $18.99
-      await shop.buyNow()
-      await shop.placeOrder()
-    },
-    'over budget': async ({ shop }) => {
-      await shop.search('makeup kit')
-      await shop.openProduct('p182') // Revlon ColorStay kit, $44.99
-      await shop.buyNow()
-      await shop.placeOrder()
-    },
+    'brush kit': ({ shop }) => shop.buy({ ...RIGHT, product: 'p187' }), // Real Techniques brush kit, $18.99
+    'over budget': ({ shop }) => shop.buy({ ...RIGHT, product: 'p182' }), // Revlon ColorStay kit, $44.99
+  },
+  alternatives: {
+    'another kit from the category via the cart': ({ shop }) => shop.buy({ category: 'beauty', product: 'p180', route: 'cart' }),
   },
 })
 
 test('orders one makeup kit under $40', async ({ run, app, expect }) => {
   await run()
-  const shop = await app.finish()
-  const order = shop.lastOrder
-  const line = order?.items[0]
-  expect(shop.newOrders, 'exactly one order').toHaveLength(1)
-  expect(order?.status, 'the order is placed').toBe('placed')
-  expect(OmnizonView.items(order).map((item) => item.quantity), 'one product, one of it').toEqual([1])
-  expect(MAKEUP_KITS_UNDER_40, 'the product is a makeup kit under $40').toContain(line?.product_id)
-  expect(line?.unit_price, 'costs less than $40').toBeLessThan(40)
+  expectPurchase(expect, await app.finish(), {
+    items: [{ product: MAKEUP_KITS_UNDER_40, quantity: 1 }],
+    unitPrice: { below: 40 },
+  })
 })

@@ -1,11 +1,15 @@
-import { agentTest } from 'agentest'
+import { agentTest, expectPurchase } from 'agentest'
+import { buySeparately, buyTogether, type BasketItem } from './support-shopping.ts'
 
-// Aprons: every apron in the catalog (Cookware & Dining): Hudson Durable Goods $14.99, Utopia
-// Kitchen 2-pack $12.99, Le Creuset $32. Stovetop cooking pots (Cookware & Dining): Cuisinart
-// 8-qt stockpot, Lodge 5-qt Dutch oven, Farberware 3-qt saucepot, IMUSA 12-qt stock pot. Not
-// pots: the T-fal 12-piece set, the All-Clad fry pan, the electric Instant Pot.
+// Aprons: every apron in the catalog (Cookware & Dining): Hudson Durable Goods $14.99 (p104),
+// Utopia Kitchen 2-pack $12.99 (p105), Le Creuset $32 (p106). Stovetop cooking pots (Cookware &
+// Dining): Cuisinart 8-qt stockpot (p099), Lodge 5-qt Dutch oven (p100), Farberware 3-qt saucepot
+// (p101), IMUSA 12-qt stock pot (p102). Not a pot for the stove: the T-fal 12-piece set (a set),
+// the All-Clad fry pan (a pan), the Instant Pot (p093, an electric pressure cooker).
 const APRONS = ['p104', 'p105', 'p106']
 const COOKING_POTS = ['p099', 'p100', 'p101', 'p102']
+const APRON: BasketItem = { search: 'apron', product: 'p104' }
+const POT: BasketItem = { search: 'cooking pot', product: 'p099' }
 
 const test = agentTest({
   id: 'omnizon-18',
@@ -14,54 +18,28 @@ const test = agentTest({
   difficulty: 'medium',
   challenge_type: 'action',
   max_steps: 25,
-  solution: async ({ shop }) => {
-    await shop.search('apron')
-    await shop.openProduct('p104')
-    await shop.addToCart()
-    await shop.search('cooking pot')
-    await shop.openProduct('p099')
-    await shop.addToCart()
-    await shop.proceedToCheckout()
-    await shop.placeOrder()
-  },
+  solution: ({ shop }) => buyTogether(shop, [APRON, POT]),
   near_misses: {
-    'pan instead of pot': async ({ shop }) => {
-      await shop.search('apron')
-      await shop.openProduct('p104')
-      await shop.addToCart()
-      await shop.search('fry pan')
-      await shop.openProduct('p103') // All-Clad fry pan
-      await shop.addToCart()
-      await shop.proceedToCheckout()
-      await shop.placeOrder()
-    },
-    'apron only': async ({ shop }) => {
-      await shop.search('apron')
-      await shop.openProduct('p104')
-      await shop.buyNow()
-      await shop.placeOrder()
-    },
-    'two orders': async ({ shop }) => {
-      await shop.search('apron')
-      await shop.openProduct('p104')
-      await shop.buyNow()
-      await shop.placeOrder()
-      await shop.search('cooking pot')
-      await shop.openProduct('p099')
-      await shop.buyNow()
-      await shop.placeOrder()
-    },
+    'pan instead of pot': ({ shop }) => buyTogether(shop, [APRON, { search: 'fry pan', product: 'p103' }]), // All-Clad fry pan
+    'electric pot': ({ shop }) => buyTogether(shop, [APRON, { search: 'instant pot', product: 'p093' }]), // Instant Pot Duo
+    'apron only': ({ shop }) => buyTogether(shop, [APRON]),
+    'two orders': ({ shop }) => buySeparately(shop, [APRON, POT]),
+  },
+  alternatives: {
+    'other products and the category': ({ shop }) =>
+      buyTogether(shop, [
+        { search: 'cooking apron', product: 'p106' },
+        { category: 'cookware', product: 'p100' },
+      ]),
   },
 })
 
 test('orders an apron and a cooking pot together', async ({ run, app, expect }) => {
   await run()
-  const shop = await app.finish()
-  const order = shop.lastOrder
-  const ids = order?.items.map((line) => line.product_id) ?? []
-  expect(shop.newOrders, 'exactly one order').toHaveLength(1)
-  expect(order?.status, 'the order is placed').toBe('placed')
-  expect(order?.items.map((line) => line.quantity), 'two products, one of each').toEqual([1, 1])
-  expect(ids.filter((id) => APRONS.includes(id)), 'one of them is an apron').toHaveLength(1)
-  expect(ids.filter((id) => COOKING_POTS.includes(id)), 'one of them is a cooking pot').toHaveLength(1)
+  expectPurchase(expect, await app.finish(), {
+    items: [
+      { product: APRONS, quantity: 1 },
+      { product: COOKING_POTS, quantity: 1 },
+    ],
+  })
 })

@@ -1,8 +1,11 @@
-import { agentTest } from 'agentest'
+import { agentTest, expectPurchase, type Purchase } from 'agentest'
+import { buyTogether } from './support-shopping.ts'
 
-// 27-inch monitors: the Monitors category's 27-inch screens: Samsung Odyssey G55C, Sceptre 27",
-// LG 27UP850-W, BenQ EX2710Q, Dell U2723QE (the others are 23.8, 24 or 32 inches).
+// 27-inch monitors: the Monitors category's 27-inch screens (spec "Screen size: 27 inches"):
+// Samsung Odyssey G55C (p055), Sceptre 27" (p056), LG 27UP850-W (p057), BenQ EX2710Q (p058),
+// Dell U2723QE (p059). The others are 23.8, 24 or 32 inches.
 const MONITORS_27_INCH = ['p055', 'p056', 'p057', 'p058', 'p059']
+const RIGHT: Purchase = { search: '27 inch monitor', product: 'p056', quantity: 2, route: 'cart' }
 
 const test = agentTest({
   id: 'omnizon-20',
@@ -11,48 +14,23 @@ const test = agentTest({
   difficulty: 'medium',
   challenge_type: 'action',
   max_steps: 20,
-  solution: async ({ shop }) => {
-    await shop.search('27 inch monitor')
-    await shop.openProduct('p056')
-    await shop.setQuantity(2)
-    await shop.addToCart()
-    await shop.proceedToCheckout()
-    await shop.placeOrder()
-  },
+  solution: ({ shop }) => shop.buy(RIGHT),
   near_misses: {
-    'one monitor': async ({ shop }) => {
-      await shop.search('27 inch monitor')
-      await shop.openProduct('p056')
-      await shop.buyNow()
-      await shop.placeOrder()
-    },
-    'two different monitors': async ({ shop }) => {
-      await shop.search('27 inch monitor')
-      await shop.openProduct('p056')
-      await shop.addToCart()
-      await shop.search('27 inch monitor')
-      await shop.openProduct('p055')
-      await shop.addToCart()
-      await shop.proceedToCheckout()
-      await shop.placeOrder()
-    },
-    'wrong size': async ({ shop }) => {
-      await shop.search('monitor')
-      await shop.openProduct('p060') // Samsung Odyssey G5, 32 inch
-      await shop.setQuantity(2)
-      await shop.buyNow()
-      await shop.placeOrder()
-    },
+    'one monitor': ({ shop }) => shop.buy({ ...RIGHT, quantity: 1 }),
+    'wrong size': ({ shop }) => shop.buy({ ...RIGHT, search: 'monitor', product: 'p060' }), // Samsung Odyssey G5, 32 inch
+    'two different monitors': ({ shop }) =>
+      buyTogether(shop, [
+        { search: RIGHT.search, product: 'p056' },
+        { search: RIGHT.search, product: 'p055' },
+      ]),
+  },
+  alternatives: {
+    'another model with buy now': ({ shop }) => shop.buy({ ...RIGHT, product: 'p058', route: 'buy_now' }),
   },
 })
 
 test('orders two units of one 27-inch monitor', async ({ run, app, expect }) => {
   await run()
-  const shop = await app.finish()
-  const order = shop.lastOrder
-  const line = order?.items[0]
-  expect(shop.newOrders, 'exactly one order').toHaveLength(1)
-  expect(order?.status, 'the order is placed').toBe('placed')
-  expect(order?.items.map((l) => l.quantity), 'one product, two of it').toEqual([2])
-  expect(MONITORS_27_INCH, 'the product is a 27-inch monitor').toContain(line?.product_id)
+  // One line of two: "two of the same" monitor.
+  expectPurchase(expect, await app.finish(), { items: [{ product: MONITORS_27_INCH, quantity: 2 }] })
 })

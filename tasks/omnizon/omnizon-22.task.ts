@@ -1,4 +1,10 @@
-import { agentTest, OmnizonView } from 'agentest'
+import { agentTest, expectPurchase, type Purchase } from 'agentest'
+
+// Kids' sports-ball packs with a soccer ball, a basketball and a football: only Franklin Sports'
+// 3-pack (p155). The GoSports pack (p156) holds six playground balls; the other balls (Wilson,
+// Spalding, adidas...) are sold one at a time.
+const FRANKLIN_3_PACK = 'p155'
+const RIGHT: Purchase = { search: 'sports balls', product: FRANKLIN_3_PACK }
 
 const test = agentTest({
   id: 'omnizon-22',
@@ -7,32 +13,18 @@ const test = agentTest({
   difficulty: 'easy',
   challenge_type: 'action',
   max_steps: 15,
-  solution: async ({ shop }) => {
-    await shop.search('sports balls')
-    await shop.openProduct('p155')
-    await shop.buyNow()
-    await shop.placeOrder()
-  },
+  solution: ({ shop }) => shop.buy(RIGHT),
   near_misses: {
-    'playground balls': async ({ shop }) => {
-      await shop.search('sports balls')
-      await shop.openProduct('p156') // GoSports 6 playground balls
-      await shop.buyNow()
-      await shop.placeOrder()
-    },
-    'not ordered': async ({ shop }) => {
-      await shop.search('sports balls')
-      await shop.openProduct('p155')
-      await shop.addToCart()
-    },
+    'playground balls': ({ shop }) => shop.buy({ ...RIGHT, product: 'p156' }), // GoSports 6 playground balls
+    'two packs': ({ shop }) => shop.buy({ ...RIGHT, quantity: 2 }),
+    'not ordered': ({ shop }) => shop.buy({ ...RIGHT, place: false }),
+  },
+  alternatives: {
+    'from the category via the cart': ({ shop }) => shop.buy({ category: 'sports', product: FRANKLIN_3_PACK, route: 'cart' }),
   },
 })
 
 test('orders the Franklin soccer, basketball and football pack', async ({ run, app, expect }) => {
   await run()
-  const shop = await app.finish()
-  expect(shop.newOrders, 'exactly one order').toHaveLength(1)
-  expect(shop.lastOrder?.status, 'the order is placed').toBe('placed')
-  // The only pack with those three balls is Franklin Sports' 3-pack (p155).
-  expect(OmnizonView.items(shop.lastOrder), 'one Franklin Sports 3-ball pack').toEqual([{ id: 'p155', quantity: 1 }])
+  expectPurchase(expect, await app.finish(), { items: [{ product: FRANKLIN_3_PACK, quantity: 1 }] })
 })

@@ -1,7 +1,11 @@
-import { agentTest } from 'agentest'
+import { agentTest, expectAnswer, expectNoPurchase } from 'agentest'
+import { spec } from './support-shopping.ts'
 
-// Silverware sets by "Service for": HIWARE 48-piece 8, Mikasa Delfina 20-piece 4, Oneida
-// Aptitude 45-piece 8, Lenox Portola 65-piece 12. The Lenox Portola serves the most people.
+// Silverware sets by "Service for" (Cookware & Dining, the only silverware in the catalog):
+// HIWARE 48-piece 8, Mikasa Delfina 20-piece 4, Oneida Aptitude 45-piece 8, Lenox Portola
+// 65-piece 12 (p110). The Lenox Portola serves the most people; the other sets and their piece
+// counts are the candidates an answer must not name.
+const OTHER_SETS = ['HIWARE', 'Mikasa', 'Delfina', 'Oneida', 'Aptitude', 48, 20, 45]
 
 const test = agentTest({
   id: 'omnizon-23',
@@ -13,21 +17,25 @@ const test = agentTest({
   solution: async ({ shop, ui }) => {
     await shop.search('silverware set')
     await shop.openProduct('p110')
-    const spec = (name: string) => ui.text(ui.locator('#specs tr').filter({ hasText: name }).locator('td'))
     const title = await ui.text('#product-title')
-    return `The ${title} serves the most people (service for ${await spec('Service for')}); it has ${await spec('Pieces')} pieces.`
+    return `The ${title} serves the most people (service for ${await spec(ui, 'Service for')}); it has ${await spec(ui, 'Pieces')} pieces.`
   },
   near_misses: {
     'wrong set': async () => 'The HIWARE 48-Piece Silverware Set serves 8 people and has 48 pieces.',
     'pieces missing': async () => 'The Lenox Portola Flatware Silverware Set serves the most people: 12.',
+    'every set': async () => 'Lenox Portola: 65 pieces, service for 12. Also HIWARE: 48 pieces, service for 8; Oneida Aptitude: 45 pieces, service for 8.',
+  },
+  alternatives: {
+    'from the category in other words': async ({ shop, ui }) => {
+      await shop.openCategory('cookware')
+      await shop.openProduct('p110')
+      return `Lenox Portola flatware: service for ${await spec(ui, 'Service for')} people, ${await spec(ui, 'Pieces')} pcs.`
+    },
   },
 })
 
 test('names the silverware set serving the most people and its piece count', async ({ run, app, expect }) => {
   const { answer } = await run()
-  const shop = await app.finish()
-  const text = answer ?? ''
-  expect(text, 'names the Lenox Portola set').toMatch(/Lenox|Portola/i)
-  expect(text, 'gives its 65 pieces').toMatch(/\b65\b/)
-  expect(shop.newOrders, 'places no order').toHaveLength(0)
+  expectAnswer(expect, answer, { names: [/Lenox|Portola/i, 65], notNaming: OTHER_SETS, what: 'the Lenox Portola set and its 65 pieces' })
+  expectNoPurchase(expect, await app.finish())
 })

@@ -1,7 +1,10 @@
-import { agentTest } from 'agentest'
+import { agentTest, expectAnswer, expectNoPurchase } from 'agentest'
 
-// Air fryers by price: Chefman TurboFry Touch 2-Quart $49.99 (p091), Dash Compact $54.99,
-// COSORI Pro LE $89.99, Ninja AF101 $99.99, Instant Vortex Plus $109.99, Ninja Foodi DualZone $179.99.
+// Air fryers by price (Kitchen Appliances, every air fryer in the catalog): Chefman TurboFry
+// Touch 2-Quart $49.99 (p091), Dash Compact $54.99, COSORI Pro LE $89.99, Ninja AF101 $99.99,
+// Instant Vortex Plus $109.99, Ninja Foodi DualZone $179.99. The other fryers and their prices
+// are the candidates an answer must not name.
+const OTHER_FRYERS = ['Dash Compact', 'COSORI', 'Ninja', 'Instant Vortex', 54.99, 89.99, 99.99, 109.99, 179.99]
 
 const test = agentTest({
   id: 'omnizon-25',
@@ -21,14 +24,19 @@ const test = agentTest({
   near_misses: {
     'wrong fryer': async () => 'The cheapest air fryer is the Dash Compact Air Fryer, 2 Qt, at $54.99.',
     'price missing': async () => 'The cheapest air fryer is the Chefman TurboFry Touch 2-Quart Air Fryer.',
+    'two fryers': async () => 'The cheapest is the Chefman TurboFry Touch at $49.99, or the Dash Compact at $54.99.',
+  },
+  alternatives: {
+    'from the product page in other words': async ({ shop, ui }) => {
+      await shop.search('air fryer')
+      await shop.openProduct('p091')
+      return `Chefman's TurboFry Touch (2 qt) is the lowest-priced one: ${await ui.text('[data-testid="price"]')}.`
+    },
   },
 })
 
 test('names the cheapest air fryer and its price', async ({ run, app, expect }) => {
   const { answer } = await run()
-  const shop = await app.finish()
-  const text = answer ?? ''
-  expect(text, 'names the Chefman TurboFry Touch').toMatch(/Chefman|TurboFry/i)
-  expect(text, 'gives its price, $49.99').toMatch(/49\.99/)
-  expect(shop.newOrders, 'places no order').toHaveLength(0)
+  expectAnswer(expect, answer, { names: [/Chefman|TurboFry/i, 49.99], notNaming: OTHER_FRYERS, what: 'the Chefman TurboFry Touch at $49.99' })
+  expectNoPurchase(expect, await app.finish())
 })

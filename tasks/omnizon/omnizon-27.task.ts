@@ -1,11 +1,24 @@
-import { agentTest, OmnizonView } from 'agentest'
+import { agentTest, expectPurchase, type Purchase, type SolutionContext } from 'agentest'
 
 // Mesh office chairs under $100: the Office Furniture chairs with a mesh seat or back priced
 // below $100: Sweetcrispy Ergonomic Mesh $79.99 (p116), Furmax Mid-Back Mesh $49.99 (p118).
-// The other mesh chairs cost $339 (HON) and $1,395 (Aeron); the Omnizon Basics chair is leather.
+// The other mesh chairs cost $339 (HON) and $1,395 (Aeron); the Omnizon Basics chair is bonded
+// leather and the GTRACING chair PU leather.
 const MESH_CHAIRS_UNDER_100 = ['p116', 'p118']
-// The seeded Mastercard (card-2), as stored on the order.
-const MASTERCARD_NUMBER = '5555555555554444'
+// The seeded Mastercard (card-2), as stored on the order; card-1 (the default) is a Visa.
+const MASTERCARD = { id: 'card-2', number: '5555555555554444' }
+const RIGHT: Purchase = { search: 'mesh office chair', product: 'p118' }
+
+/** Buys `purchase`, paying with the saved card `cardId` (or the default card when null). */
+async function buyPaying({ shop, ui }: SolutionContext, purchase: Purchase, cardId: string | null = MASTERCARD.id): Promise<void> {
+  await shop.buy({ ...purchase, place: false })
+  if (cardId) {
+    await ui.click('#change-payment')
+    await ui.click(`#card-radio-${cardId}`)
+    await ui.click('#use-payment')
+  }
+  await shop.placeOrder()
+}
 
 const test = agentTest({
   id: 'omnizon-27',
@@ -14,52 +27,22 @@ const test = agentTest({
   difficulty: 'hard',
   challenge_type: 'action',
   max_steps: 20,
-  solution: async ({ shop, ui }) => {
-    await shop.search('mesh office chair')
-    await shop.openProduct('p118')
-    await shop.buyNow()
-    await ui.click('#change-payment')
-    await ui.click('#card-radio-card-2')
-    await ui.click('#use-payment')
-    await shop.placeOrder()
-  },
+  solution: (context) => buyPaying(context, RIGHT),
   near_misses: {
-    'paid with visa': async ({ shop }) => {
-      await shop.search('mesh office chair')
-      await shop.openProduct('p118')
-      await shop.buyNow()
-      await shop.placeOrder()
-    },
-    'leather chair': async ({ shop, ui }) => {
-      await shop.search('office chair')
-      await shop.openProduct('p117') // Omnizon Basics bonded leather, $59.99
-      await shop.buyNow()
-      await ui.click('#change-payment')
-      await ui.click('#card-radio-card-2')
-      await ui.click('#use-payment')
-      await shop.placeOrder()
-    },
-    'over budget': async ({ shop, ui }) => {
-      await shop.search('mesh office chair')
-      await shop.openProduct('p119') // HON Ignition 2.0, $339
-      await shop.buyNow()
-      await ui.click('#change-payment')
-      await ui.click('#card-radio-card-2')
-      await ui.click('#use-payment')
-      await shop.placeOrder()
-    },
+    'paid with visa': (context) => buyPaying(context, RIGHT, null),
+    'leather chair': (context) => buyPaying(context, { ...RIGHT, search: 'office chair', product: 'p117' }), // Omnizon Basics bonded leather, $59.99
+    'over budget': (context) => buyPaying(context, { ...RIGHT, product: 'p119' }), // HON Ignition 2.0, $339
+  },
+  alternatives: {
+    'the other chair via the cart': (context) => buyPaying(context, { ...RIGHT, product: 'p116', route: 'cart' }),
   },
 })
 
 test('orders a mesh chair under $100 paid with the Mastercard', async ({ run, app, expect }) => {
   await run()
-  const shop = await app.finish()
-  const order = shop.lastOrder
-  const line = order?.items[0]
-  expect(shop.newOrders, 'exactly one order').toHaveLength(1)
-  expect(order?.status, 'the order is placed').toBe('placed')
-  expect(OmnizonView.items(order).map((item) => item.quantity), 'one product, one of it').toEqual([1])
-  expect(MESH_CHAIRS_UNDER_100, 'the product is a mesh office chair under $100').toContain(line?.product_id)
-  expect(line?.unit_price, 'costs less than $100').toBeLessThan(100)
-  expect(order?.card.number, 'paid with the saved Mastercard').toBe(MASTERCARD_NUMBER)
+  const order = expectPurchase(expect, await app.finish(), {
+    items: [{ product: MESH_CHAIRS_UNDER_100, quantity: 1 }],
+    unitPrice: { below: 100 },
+  })
+  expect(order?.card.number, 'paid with the saved Mastercard').toBe(MASTERCARD.number)
 })

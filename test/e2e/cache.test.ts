@@ -105,6 +105,33 @@ describe('reusing earlier results', { timeout: 300_000 }, () => {
     expect(server.requests.length).toBe(calls + 4)
   })
 
+  test("an edited goal is not served from the cache: the key holds the task's code", async () => {
+    // A copy of an Omnizon task, run by the oracle (a browser task: no Docker needed).
+    const copy = 'test/fixtures/generated/cache-goal/omnizon-2.task.ts'
+    const original = readFileSync(join(ROOT, 'tasks/omnizon/omnizon-2.task.ts'), 'utf8')
+    mkdirSync(join(ROOT, dirname(copy)), { recursive: true })
+    writeFileSync(join(ROOT, copy), original)
+    const results = mkdtempSync(join(tmpdir(), 'agentest-cache-goal-'))
+    const run = () => runBenchmark(CONFIG, { FIXTURE_TASKS: copy, AGENTEST_AGENT: 'oracle' }, undefined, { resultsDir: results, grader: false })
+
+    const first = await run()
+    expect(first.results[0], first.stdout.slice(-2000)).toMatchObject({ status: 'passed', cached: false })
+    const key = first.results[0]!.cache_key!
+    expect(key).toMatch(/^omnizon-2\|oracle\|-\|30\|[0-9a-f]{16}\|task:[0-9a-f]{12}\|agent:[0-9a-f]{12}\|agentest:[0-9a-f]{12}$/)
+    const second = await run()
+    expect(second.results[0]).toMatchObject({ status: 'passed', cached: true, cached_from: first.results[0]!.run_id, cache_key: key })
+
+    const goal = 'add the first three results to the cart'
+    expect(original).toContain(goal)
+    writeFileSync(join(ROOT, copy), original.replace(goal, 'put the first three results in the cart'))
+    const third = await run()
+    expect(third.results[0], third.stdout.slice(-2000)).toMatchObject({ status: 'passed', cached: false })
+    const edited = third.results[0]!.cache_key!
+    expect(edited).not.toBe(key)
+    // Only the task's part of the key moved.
+    expect(edited.replace(/\|task:\w+/, '')).toBe(key.replace(/\|task:\w+/, ''))
+  })
+
   test('with the model-call cache, a repeated run sends no model call and replays the same actions', async () => {
     const modelServer = await startModelServer({
       policy: byTurn([{ actions: [{ type: 'scroll', x: 640, y: 400, scroll_x: 0, scroll_y: 300 }] }, { actions: [{ type: 'move', x: 100, y: 100 }] }, { answer: 'The MacBook Air 13-inch.' }]),

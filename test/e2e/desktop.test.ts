@@ -2,10 +2,11 @@ import { execFileSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
-import { describe, expect, test } from 'vitest'
+import { beforeAll, describe, expect, test } from 'vitest'
 import { LABEL } from '../../src/docker/labels.ts'
 import { docker, noDocker } from '../docker/docker-available.ts'
 import { startEngineProxy } from '../docker/engine-proxy.ts'
+import { declaredVariants, gateRows, renderGate, variantProblems, type Declared, type GateRuns } from './gate.ts'
 import { runBenchmark, taskFileCount } from './run-benchmark.ts'
 
 const count = taskFileCount('desktop')
@@ -28,10 +29,17 @@ async function firstContainer(runPrefix: string, timeoutMs = 120_000): Promise<s
   throw new Error(`no container of ${runPrefix} appeared`)
 }
 
-describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 900_000 }, () => {
+describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 1_500_000 }, () => {
+  let declared: Declared
+  const runs: Partial<GateRuns> = {}
+  beforeAll(async () => {
+    declared = await declaredVariants('desktop')
+  }, 120_000)
+
   test('every desktop task passes under the oracle, and no container is left', async () => {
     const name = `desktop-oracle-${process.pid}`
     const run = await runBenchmark(['tasks/desktop'], { AGENTEST_AGENT: 'oracle', AGENTEST_RUN_NAME: name })
+    runs.oracle = run.results
     expect(run.code, run.stderr + run.stdout.slice(-4000)).toBe(0)
     expect(run.results).toHaveLength(count)
     for (const result of run.results) {
@@ -52,9 +60,33 @@ describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 900_000 }, () =
 
   test('every desktop task fails under nop', async () => {
     const run = await runBenchmark(['tasks/desktop'], { AGENTEST_AGENT: 'nop' })
+    runs.nop = run.results
     expect(run.code).toBe(1)
     expect(run.results).toHaveLength(count)
     for (const result of run.results) expect(result.status, result.id).toBe('failed')
+  })
+
+  test('every near miss, declared and generated (the shortcut past the named app among them), fails its task', async () => {
+    const name = `desktop-near-miss-${process.pid}`
+    const run = await runBenchmark(['tasks/desktop'], { AGENTEST_AGENT: 'near-miss', AGENTEST_RUN_NAME: name })
+    runs.nearMiss = run.results
+    expect(run.code).toBe(1)
+    expect(variantProblems('near miss', declared.nearMisses, run.results)).toEqual([])
+    expect(await containersOf(name)).toEqual([])
+  })
+
+  test('every alternative (a right run by another route) passes', async () => {
+    const run = await runBenchmark(['tasks/desktop'], { AGENTEST_AGENT: 'alternative' })
+    runs.alternative = run.results
+    expect(variantProblems('alternative', declared.alternatives, run.results)).toEqual([])
+    expect(declared.alternatives.size).toBeGreaterThanOrEqual(3)
+  })
+
+  test('the gate table: every task, every variant accounted for', () => {
+    expect(Object.keys(runs).sort(), 'needs the four runs above').toEqual(['alternative', 'nearMiss', 'nop', 'oracle'])
+    const rows = gateRows(runs.oracle!.map((r) => r.id).sort(), declared, runs as GateRuns)
+    console.log(renderGate('desktop', rows))
+    expect(rows.flatMap((row) => row.problems.map((problem) => `${row.id}: ${problem}`))).toEqual([])
   })
 
   test('a failing setup_cmd ends the task as an error with its stderr', async () => {

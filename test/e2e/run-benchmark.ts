@@ -7,7 +7,7 @@ import { RunSummary } from '../../src/schema/summary.ts'
 import { startScriptedGrader } from '../grader/scripted-grader.ts'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
-const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
+export const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
 
 export interface BenchmarkRun {
   code: number | null

@@ -7,7 +7,8 @@ import { startScriptedGrader, type ScriptedGrader } from './scripted-grader.ts'
 import { runScript } from './run-script.ts'
 
 const TASK = ['tasks/omnizon', '-t', 'omnizon-6\\b']
-const RUBRIC = 'explains that the S24 Ultra is the better value: it costs less than the Z Fold6 and has the better camera'
+const RUBRIC =
+  'explains the choice of the Galaxy S24 Ultra over the Z Fold6 with true facts from the listings: it costs less ($1,119.99 against $1,899.99) and has as good or better features for its price (200 MP vs 50 MP camera, 5000 vs 4400 mAh battery, 5x vs 3x optical zoom, built-in S Pen, higher rating 4.6 vs 4.3); it states no wrong price or spec'
 
 /** A task with a rubric (omnizon-6) run for real, without a grader and with the scripted one. */
 describe('judged checks end to end', { timeout: 300_000 }, () => {
@@ -43,7 +44,7 @@ describe('judged checks end to end', { timeout: 300_000 }, () => {
     const run = graded
     expect(run.code, run.stderr + run.stdout.slice(-2000)).toBe(0)
     const [result] = run.results
-    expect(result).toMatchObject({ id: 'omnizon-6', status: 'passed', ai_score: 1, ai_comment: 'explains the choice [pass]: The evidence has everything the rule requires.', error: null })
+    expect(result).toMatchObject({ id: 'omnizon-6', status: 'passed', ai_score: 1, ai_comment: 'explains the choice [pass]: Every fact the rubric needs is in the evidence.', error: null })
     const judged = result!.check_results.at(-1)!
     expect(judged).toMatchObject({ check: 'explains the choice', passed: true, score: 1, judge: { type: 'returned_result', value: RUBRIC, votes: [{ model: 'scripted-judge', score: 1 }] } })
     expect(result!.validation_input_tokens).toBe(judged.input_tokens)
@@ -67,7 +68,7 @@ describe('judged checks end to end', { timeout: 300_000 }, () => {
     expect(graded, 'needs the graded run').not.toBeNull()
     const file = join(graded!.runDir!, 'omnizon-6.json')
     const before = JSON.parse(readFileSync(file, 'utf8')) as Record<string, unknown>
-    const strict = await startScriptedGrader({ rules: [{ expected: /S24 Ultra is the better value/, require: [/S Pen/, /warranty/i] }] })
+    const strict = await startScriptedGrader({ rules: [{ expected: /choice of the Galaxy S24 Ultra/, require: [/S Pen/, /warranty/i] }] })
     try {
       const run = await runScript('regrade.ts', [graded!.runDir!], strict.env)
       expect(run.code, run.stderr).toBe(0)

@@ -1,17 +1,6 @@
 import { startModelServer, type ModelServer } from '../../fixtures/model-server/server.ts'
-import { keywordJudge, type JudgeRule, type KeywordJudgeOptions } from '../../fixtures/model-server/judge-policy.ts'
-
-/**
- * The rules of the scripted judge (a TEST DOUBLE) for the Omnizon tasks' rubrics: each passes
- * when the agent's evidence holds what the rubric asks for. Checks without a rule pass when
- * they have any evidence, so nop (no answer, no steps) still fails them.
- */
-export const OMNIZON_JUDGE_RULES: JudgeRule[] = [
-  // omnizon-3: every product with its price (first and last of the list, each on a line with a price).
-  { expected: /Headphones category, each one with its price/i, require: [/Sony WH-1000XM5[^\n]*\$\d/i, /ErgoFit[^\n]*\$\d/i] },
-  // omnizon-6: the S24 Ultra, cheaper, and its camera.
-  { expected: /S24 Ultra is the better value/i, require: [/S24 Ultra/i, /camera/i, /less|cheaper|lower price/i] },
-]
+import { keywordJudge, type KeywordJudgeOptions } from '../../fixtures/model-server/judge-policy.ts'
+import { TASK_FACT_RULES } from './task-facts.ts'
 
 /** The key variable the scripted grader's runs read (any value works; it is never a real key). */
 const KEY_ENV = 'AGENTEST_SCRIPTED_GRADER_KEY'
@@ -23,9 +12,12 @@ export interface ScriptedGrader {
   close(): Promise<void>
 }
 
-/** Starts the scripted judge on loopback; `env` points a benchmark run's grader at it. */
+/**
+ * Starts the scripted judge on loopback; `env` points a benchmark run's grader at it. By default it
+ * decides the tasks' judged checks from their facts (task-facts.ts) and fails any check it has no rule for.
+ */
 export async function startScriptedGrader(options: Partial<KeywordJudgeOptions> = {}, model = 'scripted-judge'): Promise<ScriptedGrader> {
-  const server = await startModelServer({ policy: keywordJudge({ rules: OMNIZON_JUDGE_RULES, ...options }) })
+  const server = await startModelServer({ policy: keywordJudge({ rules: TASK_FACT_RULES, otherwise: 'fail', ...options }) })
   return {
     server,
     env: {

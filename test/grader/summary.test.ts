@@ -21,7 +21,21 @@ describe('the summary with judged tasks', () => {
   const runs = [run('a', 'passed', 'pass'), run('b', 'skipped', 'unscored'), run('c', 'skipped', null), run('d', 'failed', null)]
 
   test('unscored tasks are counted apart from passes, failures and other skips', () => {
-    expect(tally(runs)).toEqual({ total: 4, passed: 1, failed: 1, error: 0, timeout: 0, skipped: 1, unscored: 1, cached: 0, success_rate: 0.5 })
+    // b's judged check had no grader: it is unscored, and set aside from both rates.
+    expect(tally(runs)).toEqual({
+      total: 4,
+      passed: 1,
+      failed: 1,
+      error: 0,
+      timeout: 0,
+      skipped: 1,
+      unscored: 1,
+      cached: 0,
+      judged_without_grader: { total: 1, failed: 0 },
+      scored: 2,
+      success_rate: 0.5,
+      strict_success_rate: 0.5,
+    })
   })
 
   test('grader tokens and, with a price table, the cost of agent and grader', () => {
@@ -34,7 +48,7 @@ describe('the summary with judged tasks', () => {
     expect(summary.tokens).toMatchObject({ validation_input: 1_000_000, validation_output: 100_000 })
     expect(summary.cost).toEqual({ agent: 8, grader: 2.8 })
     const table = renderTable(summary)
-    expect(table.find((l) => l.includes('tasks  passed'))).toMatch(/skipped  unscored  success$/)
+    expect(table.find((l) => l.includes('tasks  passed'))).toMatch(/skipped  unscored  passed\/scored  unscored as failed$/)
     expect(table.at(-1)).toBe('  tokens: agent 8000000 in / 0 out ($8.0000) · grader 1000000 in / 100000 out ($2.8000)')
 
     const unpriced = buildSummary(runs, { ...resolved, config: Config.parse({}) }, new Date())

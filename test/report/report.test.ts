@@ -9,6 +9,7 @@ import { renderRunReport, writeRunReport } from '../../src/report/index.ts'
 import { chromiumArgs, findBrowser } from '../../src/sandbox/find-browser.ts'
 import type { TestCaseRun } from '../../src/schema/run.ts'
 import { check, writeSummary, writeTask } from './run-folder.ts'
+import { record, unscoredRecord } from '../runs/fixtures.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const EVIL_GOAL = 'Find the cheapest <script>alert("goal")</script> laptop & report it.'
@@ -125,6 +126,9 @@ describe('writeRunReport', () => {
     expect(header).toContain('oracle')
     expect(header).toContain('computer-use-preview')
     expect(header).toContain('50%')
+    expect(header).toContain('1 passed / 2 scored')
+    // A summary.json without the strict rate (this one) gets it from its counts.
+    expect(header).toMatch(/Counting unscored as failed<\/div><div class="value">50%<\/div><div class="sub">0 unscored</)
     expect(header).toContain('1 passed')
     expect(header).toContain('1 failed')
     expect(header).toContain('2,400 in')
@@ -206,6 +210,16 @@ describe('renderRunReport', () => {
     // omnizon-2 has a human fail, omnizon-1 passed: 1 of 2.
     expect(header).toContain('50%')
     expect(header).toContain('2,400 in')
+  })
+
+  test('both rates, and a line for judged tasks set aside for want of a grader', () => {
+    const runs = [record({ id: 'a' }), record({ id: 'b', status: 'failed' }), unscoredRecord({ id: 'c' }), unscoredRecord({ id: 'd' }, 'grader error: HTTP 500')]
+    const page = renderRunReport({ records: runs, summary: null, runId: 'r' })
+    const header = page.slice(page.indexOf('<header'), page.indexOf('</header>'))
+    expect(header).toMatch(/Success rate<\/div><div class="value">50%<\/div><div class="sub">1 passed \/ 2 scored</)
+    expect(header).toMatch(/Counting unscored as failed<\/div><div class="value">33.3%<\/div><div class="sub">1 unscored</)
+    expect(header).toContain('<p class="set-aside">1 judged task set aside: no grader was configured')
+    expect(renderRunReport({ records: runs.slice(0, 2), summary: null, runId: 'r' })).not.toContain('set-aside">')
   })
 
   test('a human score decides the shown status, and the harness status is kept', () => {

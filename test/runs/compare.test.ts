@@ -5,7 +5,10 @@ import { readRunFolder } from '../../src/runs/folder.ts'
 import { runScript } from '../grader/run-script.ts'
 import { record, unscoredRecord, writeRunFolder } from './fixtures.ts'
 
-/** Run A and run B of the same suite: one task got fixed, one broke, and the task lists differ a little. */
+/**
+ * Run A and run B of the same suite: one task got fixed, one broke, and the task lists differ a
+ * little. A ran without a grader (omnizon-6 is set aside); B's grader failed on omnizon-6 (unscored).
+ */
 function twoRuns(): { a: string; b: string } {
   const a = writeRunFolder(
     [
@@ -28,7 +31,7 @@ function twoRuns(): { a: string; b: string } {
       record({ id: 'omnizon-3', run_id: 'run-b', status: 'timeout' }),
       record({ id: 'omnizon-4', run_id: 'run-b', status: 'failed' }),
       record({ id: 'omnizon-5', run_id: 'run-b', status: 'failed', human_score: 1 }),
-      unscoredRecord({ id: 'omnizon-6', run_id: 'run-b' }),
+      unscoredRecord({ id: 'omnizon-6', run_id: 'run-b' }, 'grader error: HTTP 500'),
       record({ id: 'desk-1', run_id: 'run-b', category: 'editor', status: 'failed' }),
       record({ id: 'omnizon-10', run_id: 'run-b' }),
     ],
@@ -59,6 +62,11 @@ describe('compareRuns', () => {
     expect(c.success_rate).toEqual({ a: 4 / 7, b: 4 / 7, change: 0 })
     expect(c.by_suite.editor).toEqual({ a: 1, b: 0, change: -1 })
     expect(c.by_suite.omnizon!.change).toBeCloseTo(4 / 6 - 3 / 6)
+    // Counting unscored as failed: A set omnizon-6 aside (no grader), B counts it as not passed.
+    expect(c.strict_success_rate).toMatchObject({ a: 4 / 7, b: 4 / 8 })
+    expect(c.by_suite_strict.omnizon).toMatchObject({ a: 3 / 6, b: 4 / 7 })
+    expect(c.a).toMatchObject({ unscored: 0, judged_without_grader: { total: 1, failed: 0 } })
+    expect(c.b).toMatchObject({ unscored: 1, judged_without_grader: { total: 0, failed: 0 } })
   })
 })
 
@@ -70,9 +78,11 @@ describe('npm run compare', { timeout: 60_000 }, () => {
     expect(run.stdout.split('\n')).toEqual([
       `A: run-a · agent oracle · 8 tasks (${a})`,
       `B: run-b · agent oracle · 8 tasks (${b})`,
-      'success rate: 57.1% → 57.1% (+0.0 pts)',
-      '  suite editor   100.0% → 0.0% (-100.0 pts)',
-      '  suite omnizon  50.0% → 66.7% (+16.7 pts)',
+      'success rate (passed / scored): 57.1% → 57.1% (+0.0 pts)',
+      'counting unscored as failed: 57.1% → 50.0% (-7.1 pts) · unscored 0 → 1',
+      '  suite editor   100.0% → 0.0% (-100.0 pts) · unscored as failed 100.0% → 0.0% (-100.0 pts)',
+      '  suite omnizon  50.0% → 66.7% (+16.7 pts) · unscored as failed 50.0% → 57.1% (+7.1 pts)',
+      'A: 1 judged task set aside: no grader was configured, so a judged check could fail its task but never pass it; in neither rate (0 failed anyway)',
       'newly passing (2):',
       '  omnizon-2  failed → passed',
       '  omnizon-5  failed → passed',

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { TestCaseRun } from '../../src/schema/run.ts'
 import { recordKey } from '../../src/schema/task.ts'
-import { toCheckResult } from '../../src/grading/judge/check-result.ts'
+import { NEEDS_GRADER, toCheckResult } from '../../src/grading/judge/check-result.ts'
 import { unscored } from '../../src/grading/grader/vote.ts'
 
 export type RecordInput = Partial<TestCaseRun> & Pick<TestCaseRun, 'id'>
@@ -54,10 +54,10 @@ export function record(input: RecordInput): TestCaseRun {
   })
 }
 
-/** Skipped because its judged check got no verdict (a run without a grader). */
-export function unscoredRecord(input: RecordInput): TestCaseRun {
+/** Skipped because its judged check got no verdict: a run without a grader, unless another reason (a grader fault) is given. */
+export function unscoredRecord(input: RecordInput, reason = NEEDS_GRADER): TestCaseRun {
   const spec = { type: 'returned_result' as const, value: 'explains the choice' }
-  return record({ status: 'skipped', checks: [spec], check_results: [toCheckResult('explains the choice', spec, unscored('needs a grader model'))], ...input })
+  return record({ status: 'skipped', checks: [spec], check_results: [toCheckResult('explains the choice', spec, unscored(reason))], ...input })
 }
 
 /** A fresh run folder holding one <key>.json per record, as the reporter writes them. */

@@ -1,9 +1,10 @@
 import { describe, expect, test } from 'vitest'
 import { summarize, type RunFacts } from '../../src/runs/summarize.ts'
-import { RunSummary } from '../../src/schema/summary.ts'
+import { RunSummary, Tally } from '../../src/schema/summary.ts'
 import { renderTable } from '../../reporters/summary.ts'
 import { record, unscoredRecord } from './fixtures.ts'
 
+const NONE_SET_ASIDE = { judged_without_grader: { total: 0, failed: 0 } }
 const FACTS: RunFacts = { run_id: 'run-a', agent: 'oracle', agent_model: null, started_at: '2026-01-01T00:00:00.000Z', finished_at: '2026-01-01T00:01:00.000Z', prices: {} }
 
 describe('summarize', () => {
@@ -35,7 +36,7 @@ describe('summarize', () => {
       ],
       FACTS,
     )
-    expect(summary.totals).toEqual({ total: 6, passed: 3, failed: 2, error: 1, timeout: 0, skipped: 0, unscored: 0, cached: 0, success_rate: 0.5 })
+    expect(summary.totals).toEqual({ ...NONE_SET_ASIDE, total: 6, passed: 3, failed: 2, error: 1, timeout: 0, skipped: 0, unscored: 0, cached: 0, scored: 6, success_rate: 0.5, strict_success_rate: 0.5 })
     expect(summary.human_reviewed).toBe(5)
     expect(summary.disagreements).toEqual([
       { id: 'a', ai_score: 0, human_score: 1, human_comment: 'the answer is right, the check too strict' },
@@ -78,9 +79,26 @@ describe('summarize', () => {
       ],
       FACTS,
     )
-    expect(summary.totals).toEqual({ total: 5, passed: 1, failed: 1, error: 1, timeout: 0, skipped: 1, unscored: 1, cached: 2, success_rate: 1 / 3 })
+    // e is unscored for want of a grader: set aside, in neither rate.
+    expect(summary.totals).toEqual({
+      total: 5,
+      passed: 1,
+      failed: 1,
+      error: 1,
+      timeout: 0,
+      skipped: 1,
+      unscored: 1,
+      cached: 2,
+      judged_without_grader: { total: 1, failed: 0 },
+      scored: 3,
+      success_rate: 1 / 3,
+      strict_success_rate: 1 / 3,
+    })
     expect(summary.by_suite.desk).toMatchObject({ total: 1, cached: 1 })
     expect(renderTable(summary)).toContain('  cached results: 2')
+    expect(renderTable(summary)).toContain(
+      '  1 judged task set aside: no grader was configured, so a judged check could fail its task but never pass it; in neither rate (0 failed anyway)',
+    )
   })
 
   test('a summary.json written before these fields still parses', () => {
@@ -88,5 +106,10 @@ describe('summarize', () => {
     const { by_challenge: _c, human_reviewed: _h, disagreements: _d, ...rest } = old
     const parsed = RunSummary.parse({ ...rest, totals: { ...(old.totals as object), cached: undefined } })
     expect(parsed).toMatchObject({ by_challenge: {}, human_reviewed: 0, disagreements: [], totals: { cached: 0 } })
+  })
+
+  test('an older summary without the strict rate gets it from its counts (it set nothing aside)', () => {
+    const old = { total: 5, passed: 2, failed: 1, error: 0, timeout: 0, skipped: 1, unscored: 1, cached: 0, success_rate: 2 / 3 }
+    expect(Tally.parse(old)).toEqual({ ...old, ...NONE_SET_ASIDE, scored: 3, strict_success_rate: 0.5 })
   })
 })

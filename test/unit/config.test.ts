@@ -54,7 +54,7 @@ describe('loadConfig', () => {
 
   test('an unknown agent lists the known ones', () => {
     expect(errorOf(() => loadConfig(folderWith(null), { AGENTEST_AGENT: 'gpt-9' }))).toBe(
-      'AGENTEST_AGENT: unknown agent "gpt-9" (known: oracle, nop, near-miss, openai-cua, openai-chat, replay, image)',
+      'AGENTEST_AGENT: unknown agent "gpt-9" (known: oracle, nop, near-miss, alternative, openai-cua, openai-chat, replay, image)',
     )
     expect(errorOf(() => loadConfig(folderWith('agent: { name: nope }\n'), {}))).toMatch(
       /^agentest\.config\.yaml: agent\.name: unknown agent "nope"/,

@@ -19,7 +19,7 @@ describe('durationStats', () => {
 })
 
 describe('weightedScore', () => {
-  const run = (level: TestCaseRun['level'], status: TestCaseRun['status']) => ({ level, status }) as TestCaseRun
+  const run = (level: TestCaseRun['level'], status: TestCaseRun['status']) => ({ level, status, check_results: [], error: null }) as unknown as TestCaseRun
 
   test('weights levels 0.5/1/2/4/8 as OSUniverse does', () => {
     // passed: paper (0.5) + gold (8) = 8.5 of paper + wood + gold = 9.5

@@ -1,0 +1,35 @@
+import type { Solution, TaskSpec } from '../fixtures/spec.ts'
+import { GENERATED_NEAR_MISSES, generatedNearMisses, type AdversaryTask, type GeneratedNearMiss } from './names.ts'
+
+/** The agents that run a task's variants instead of the task once: near misses must fail, alternatives pass. */
+export const VARIANT_AGENTS = { 'near-miss': 'near miss', alternative: 'alternative' } as const
+export type VariantKind = (typeof VARIANT_AGENTS)[keyof typeof VARIANT_AGENTS]
+
+export function variantKindOf(agentName: string | undefined): VariantKind | null {
+  return agentName && agentName in VARIANT_AGENTS ? VARIANT_AGENTS[agentName as keyof typeof VARIANT_AGENTS] : null
+}
+
+function adversaryTask(spec: TaskSpec): AdversaryTask {
+  return { goal: spec.goal, kind: spec.app ? 'browser' : 'desktop', challenge_type: spec.challenge_type ?? null, start_path: spec.start_path }
+}
+
+/** The variants a task runs under a variant agent: declared near misses then generated ones, or its alternatives. */
+export function variantNames(spec: TaskSpec, kind: VariantKind): string[] {
+  if (kind === 'alternative') return Object.keys(spec.alternatives)
+  return [...Object.keys(spec.near_misses), ...generatedNearMisses(adversaryTask(spec))]
+}
+
+export function isGenerated(name: string): name is GeneratedNearMiss {
+  return (GENERATED_NEAR_MISSES as readonly string[]).includes(name)
+}
+
+/** The solution a variant runs, or null if the task has none by that name (or no reference to build it from). */
+export function variantSolution(spec: TaskSpec, kind: VariantKind, name: string): Solution | null {
+  if (kind === 'alternative') return spec.alternatives[name] ?? null
+  const declared = spec.near_misses[name]
+  if (declared) return declared
+  const reference = spec.solution
+  if (!isGenerated(name) || !reference) return null
+  // Loaded on first use: the hedger's candidates bring the shop's catalog along.
+  return async (context) => (await import('./adversaries.ts')).adversary(name, adversaryTask(spec), reference)(context)
+}

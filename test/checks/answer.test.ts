@@ -1,0 +1,37 @@
+import { describe, expect, test } from 'vitest'
+import { expectAnswer, mentions, numbersIn } from '../../src/checks/answer.ts'
+import { checksOf } from './record-checks.ts'
+
+describe('answers name one candidate', () => {
+  test('numbers are read by value, as people write them', () => {
+    expect(numbersIn('It costs $1,119.99; 13-inch, 12.5in, v2, 48 x 365 = 17,520.')).toEqual([1119.99, 13, 12.5, 48, 365, 17520])
+    expect(mentions('it takes 11 ms', 1)).toBe(false)
+    expect(mentions('it takes 1 ms', 1)).toBe(true)
+    expect(mentions('13.5 inches', 13)).toBe(false)
+  })
+
+  test('words match whole and ignore case, quotes and dashes', () => {
+    expect(mentions('The MacBook Air 13–inch (M2)', 'macbook air 13-inch')).toBe(true)
+    expect(mentions('Zinus Shawn 14″ frame', '14"')).toBe(true)
+    expect(mentions('AirPods Pro', 'AirPods Pro 2')).toBe(false)
+    expect(mentions('JBL Go 3', 'Go')).toBe(true)
+    expect(mentions('Google', 'Go')).toBe(false)
+  })
+
+  const rule = { names: 13, notNaming: [12.5, 7, 10], what: 'the clearance' }
+
+  test('a right answer passes, even quoting a title with another number in it', () => {
+    const checks = checksOf((e) => expectAnswer(e, 'I ordered the Zinus Shawn 14 Inch Metal Platform Bed Frame; it has 13″ of clearance.', rule))
+    expect(checks).toEqual({ 'names the clearance': true, 'names no other candidate': true })
+  })
+
+  test('a hedged answer (every candidate with its value) fails', () => {
+    const checks = checksOf((e) => expectAnswer(e, 'Zinus: 13 in, Omnizon Basics: 12.5 in, Novilla: 7 in, Allewie: 10 in', rule))
+    expect(checks).toEqual({ 'names the clearance': true, 'names no other candidate': false })
+  })
+
+  test('no answer, or the wrong one, fails', () => {
+    expect(checksOf((e) => expectAnswer(e, null, rule))['names the clearance']).toBe(false)
+    expect(checksOf((e) => expectAnswer(e, 'It has 12.5 inches.', rule))).toEqual({ 'names the clearance': false, 'names no other candidate': false })
+  })
+})
