@@ -262,6 +262,8 @@ export async function expectCalculatorShows(expect: Expect, shell: Shell, result
       "grep -E '^(mode|remembered_valuex)=' /home/agent/.config/galculator/galculator.conf 2>/dev/null",
       'exit 0',
     ].join('\n'),
+    // As the agent: ~/.config is private (mode 700) once mousepad or pcmanfm made it first.
+    { as: 'agent' },
   )
   const setting = (name: string) => new RegExp(`^${name}="?([^"\\n]*)"?$`, 'm').exec(probe.stdout)?.[1] ?? null
   const shown = setting('mode') === '2' ? 'paper mode' : setting('remembered_valuex') === null ? 'nothing' : Number(setting('remembered_valuex'))
