@@ -31,18 +31,17 @@ export function expectAnswer(expect: ExpectStatic, answer: string | null, rule: 
 export function mentions(text: string, mention: Mention): boolean {
   if (mention instanceof RegExp) return mention.test(text)
   if (typeof mention === 'number') return numbersIn(text).some((n) => Math.abs(n - mention) < 1e-9)
-  const needle = escape(normalize(mention)).replaceAll('\\ ', '\\s+')
-  return new RegExp(`(?<![a-z0-9])${needle}(?![a-z0-9])`).test(normalize(text))
+  return wordPattern(mention).test(normalizeText(text))
 }
 
 /** Every number written in `text`: "1,119.99", "$48", "13-inch" and "12.5in" count; "v2" does not. */
 export function numbersIn(text: string): number[] {
-  const tokens = normalize(text).match(/(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.,])\d+(?:\.\d+)?(?![\d])/g) ?? []
+  const tokens = normalizeText(text).match(/(?<![\w.,])\d{1,3}(?:,\d{3})+(?:\.\d+)?(?![\d])|(?<![\w.,])\d+(?:\.\d+)?(?![\d])/g) ?? []
   return tokens.map((token) => Number(token.replaceAll(',', '')))
 }
 
 /** Lowercase, one kind of quote, dash and space, so typography does not decide a check. */
-function normalize(text: string): string {
+export function normalizeText(text: string): string {
   return text
     .toLowerCase()
     .replace(/[″“”]/g, '"')
@@ -51,8 +50,14 @@ function normalize(text: string): string {
     .replace(/\s+/g, ' ')
 }
 
+/** `words` as a whole-word pattern over normalized text (any run of spaces between them). */
+export function wordPattern(words: string, flags = ''): RegExp {
+  const needle = normalizeText(words).trim().split(' ').map(escape).join('\\s+')
+  return new RegExp(`(?<![a-z0-9])${needle}(?![a-z0-9])`, flags)
+}
+
 function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\ ]/g, '\\$&')
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }
 
 function show(mention: Mention): string {

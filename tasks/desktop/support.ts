@@ -355,7 +355,7 @@ export async function expectWrittenBy(
 /**
  * No command typed in a terminal changed files: the shell history (kept as it goes, see
  * KEEP_SHELL_HISTORY) has no line with a command that moves, copies, renames, creates or writes
- * files. Looking around (`ls`, `cat`, `du`) is allowed.
+ * files (find and redirections count: -exec, -delete, >). Looking around with ls, cat or du is allowed.
  */
 export async function expectNoShellCommand(expect: Expect, shell: Shell, what: string): Promise<void> {
   const history = await shell('cat ~/.bash_history 2>/dev/null; exit 0', { as: 'agent' })

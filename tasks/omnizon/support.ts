@@ -3,7 +3,7 @@
  * Checks read the answer and the shop's state; solutions read the page, then act through `shop`.
  * Keep these exports stable: other task files import them.
  */
-import { numbersIn, type SolutionContext } from 'agentest'
+import { normalizeText, numbersIn, wordPattern, type SolutionContext } from 'agentest'
 import { catalog, tokenize } from '../../fixtures/apps/omnizon/catalog.ts'
 
 /** Every product id of the catalog, for goals that allow any product. */
@@ -24,11 +24,8 @@ export function searchedFor(searches: readonly string[], query: string): boolean
  * the goal's own words, e.g. the product name it quotes, does not state a fact.
  */
 export function apart(answer: string | null, ...phrases: string[]): string {
-  let text = answer ?? ''
-  for (const phrase of phrases) {
-    const pattern = phrase.trim().split(/\s+/).map(escape).join('\\s+')
-    text = text.replace(new RegExp(pattern, 'gi'), ' ')
-  }
+  let text = normalizeText(answer ?? '')
+  for (const phrase of phrases) text = text.replace(wordPattern(phrase, 'g'), ' ')
   return text
 }
 
@@ -45,8 +42,8 @@ export interface Listed {
  * lists them here. Names missing from the answer are listed too.
  */
 export function unpaired(answer: string | null, entries: readonly Listed[]): string[] {
-  const text = normalize(answer ?? '')
-  const hits = entries.map((entry) => [...text.matchAll(wordPattern(entry.name))].map((m) => ({ start: m.index, end: m.index + m[0].length })))
+  const text = normalizeText(answer ?? '')
+  const hits = entries.map((entry) => [...text.matchAll(wordPattern(entry.name, 'g'))].map((m) => ({ start: m.index, end: m.index + m[0].length })))
   const bounds = hits.flat().sort((a, b) => a.start - b.start)
   const stated = (segment: string, value: number) => numbersIn(segment).some((n) => Math.abs(n - value) < 1e-9)
   const missing = (side: 'after' | 'before') =>
@@ -78,22 +75,4 @@ export async function resultCards({ ui }: Pick<SolutionContext, 'ui'>): Promise<
     })
   }
   return cards
-}
-
-function normalize(text: string): string {
-  return text
-    .toLowerCase()
-    .replace(/[″“”]/g, '"')
-    .replace(/[’‘′]/g, "'")
-    .replace(/[‐‑‒–—]/g, '-')
-    .replace(/\s+/g, ' ')
-}
-
-function wordPattern(name: string): RegExp {
-  const needle = normalize(name).trim().split(' ').map(escape).join('\\s+')
-  return new RegExp(`(?<![a-z0-9])${needle}(?![a-z0-9])`, 'g')
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')
 }

@@ -27,3 +27,16 @@ describe('the strict test grader decides omnizon-6 from the listings', () => {
     ])
   })
 })
+
+describe('the strict test grader decides desktop-files-organize from the recorded steps', () => {
+  const unmetFlow = (actions: string[]) => {
+    const rule = TASK_FACT_RULES.find((r) => r.expected.test('works in the file manager window: creates a Pictures folder on the Desktop'))!
+    const blocks = actions.map((action) => ({ kind: 'step', text: `action: ${action}` }))
+    return rule.facts!({ kind: 'expected_flow', expected: '', evidence: '', blocks, images: 0 }).filter((f) => !f.met).length
+  }
+
+  test('cut and paste in the file manager passes; the terminal shortcut fails', () => {
+    expect(unmetFlow(['press ctrl+shift+n', 'type "Pictures\\n"', 'type "cat.jpg"', 'press escape', 'press ctrl+x', 'type "pictures\\n"', 'press ctrl+v'])).toBe(0)
+    expect(unmetFlow(['press f4', 'type "mkdir Pictures && mv *.jpg *.jpeg *.png Pictures/"', 'type "exit\\n"'])).toBe(3)
+  })
+})

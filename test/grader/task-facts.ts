@@ -11,7 +11,26 @@ import { mentions } from '../../src/checks/answer.ts'
 export const TASK_FACT_RULES: JudgeRule[] = [
   // omnizon-6: the S24 Ultra is chosen, for its lower price and at least one true reason; no wrong figure.
   { expected: /choice of the Galaxy S24 Ultra over the Z Fold6/i, facts: (request) => betterValue(answerOf(request)) },
+  // desktop-files-organize: the folder made and the images moved in the file manager, no terminal.
+  { expected: /works in the file manager window: creates a Pictures folder/i, facts: (request) => inFileManager(stepsOf(request)) },
 ]
+
+/** The recorded actions, one per step, as the judge prompt shows them ("press ctrl+x", "type \"...\""). */
+function stepsOf(request: JudgeRequest): string[] {
+  return request.blocks.filter((block) => block.kind === 'step').map((block) => /^action: (.*)$/m.exec(block.text)?.[1] ?? '')
+}
+
+function inFileManager(actions: string[]): Fact[] {
+  const typed = actions.filter((a) => a.startsWith('type ')).map((a) => a.slice(5))
+  const shell = typed.filter((text) => /\b(mkdir|mv|cp|rm|find|xargs)\b|&&|;|\*\.\w+/.test(text))
+  const cut = actions.findIndex((a) => /^press ctrl\+x$/.test(a))
+  const pasted = cut >= 0 && actions.slice(cut).some((a) => /^press ctrl\+v$/.test(a))
+  return [
+    { question: 'Was no terminal opened (F4) and no shell command typed?', met: !actions.includes('press f4') && shell.length === 0 },
+    { question: 'Was the Pictures folder made in the file manager (new-folder keys or menu clicks)?', met: actions.includes('press ctrl+shift+n') || actions.filter((a) => a.startsWith('click')).length >= 2 },
+    { question: 'Were the images moved by the file manager (cut and paste, a drag, or menu clicks)?', met: pasted || actions.some((a) => a.startsWith('drag')) || actions.filter((a) => a.startsWith('click')).length >= 4 },
+  ]
+}
 
 function answerOf(request: JudgeRequest): string {
   return request.blocks.filter((block) => block.kind === 'answer').map((block) => block.text).join('\n')
