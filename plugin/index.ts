@@ -11,6 +11,7 @@ import { Difficulty, ChallengeType, Level } from '../src/schema/task.ts'
 import TestCaseJsonReporter from '../reporters/testcase-json.ts'
 import SummaryReporter from '../reporters/summary.ts'
 import ProgressReporter from '../reporters/progress.ts'
+import { RETRY_REFUSED, retryCount } from '../src/fixtures/retry.ts'
 
 export interface AgentestPluginOptions {
   /** Folder holding agentest.config.yaml and runs/; defaults to the Vitest root. */
@@ -80,6 +81,12 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
       if (split && !resolved.config.run.id) {
         failOnInputError(() => {
           throw new InputError(`${split}: the shards of a run and their merge write one run folder: set AGENTEST_RUN_ID=<id> (the same on each)`)
+        })
+      }
+      const retries = retryCount(project.config.retry)
+      if (retries > 0) {
+        failOnInputError(() => {
+          throw new InputError(`--retry ${retries}: ${RETRY_REFUSED}`)
         })
       }
       project.provide('agentest:run', resolved)

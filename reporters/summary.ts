@@ -4,10 +4,11 @@ import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import type { ResolvedRun } from '../src/schema/config.ts'
 import type { TestCaseRun } from '../src/schema/run.ts'
 import type { RunSummary, Tally } from '../src/schema/summary.ts'
+import type { EpochReduction } from '../src/schema/epochs.ts'
 import { ChallengeType, Level, recordKey } from '../src/schema/task.ts'
 import { summarize } from '../src/runs/summarize.ts'
 import { toTestCaseRun } from './to-testcase-run.ts'
-import { writeJsonAtomic } from './write-json.ts'
+import { writeJsonAtomic } from '../src/files/atomic.ts'
 import { writeRecordsReport } from '../src/report/write.ts'
 import { setAsideNote } from '../src/report/format.ts'
 
@@ -74,7 +75,9 @@ export function buildSummary(runs: TestCaseRun[], run: ResolvedRun, startedAt: D
 }
 
 export function renderTable(summary: RunSummary): string[] {
-  const rows: string[][] = [['', 'tasks', 'passed', 'failed', 'error', 'timeout', 'skipped', 'unscored', 'passed/scored', 'unscored as failed']]
+  // With several epochs a row counts attempts; the epoch line below has the per-task figures.
+  const several = (summary.epochs?.epochs ?? 1) > 1
+  const rows: string[][] = [['', several ? 'attempts' : 'tasks', 'passed', 'failed', 'error', 'timeout', 'skipped', 'unscored', 'passed/scored', 'unscored as failed']]
   const percent = (rate: number | null) => (rate === null ? '—' : `${(rate * 100).toFixed(1)}%`)
   const row = (label: string, t: Tally) => [
     label,
@@ -117,12 +120,29 @@ export function renderTable(summary: RunSummary): string[] {
     format(rows[rows.length - 1]!),
     rule,
     ...(setAside ? [`  ${setAside}`] : []),
+    ...(summary.epochs ? epochLines(summary.epochs) : []),
     `  duration all: mean ${seconds(d.all.mean_ms)} · median ${seconds(d.all.median_ms)} · p90 ${seconds(d.all.p90_ms)}` +
       `   passed: mean ${seconds(d.passed.mean_ms)} · median ${seconds(d.passed.median_ms)} · p90 ${seconds(d.passed.p90_ms)}`,
     ...(summary.weighted_score === null ? [] : [`  weighted score (OSUniverse levels): ${summary.weighted_score.toFixed(1)}%`]),
     ...reviewLine(summary),
     `  tokens: agent ${summary.tokens.input} in / ${summary.tokens.output} out${usd(summary.cost?.agent)} · grader ${summary.tokens.validation_input} in / ${summary.tokens.validation_output} out${usd(summary.cost?.grader)}`,
   ]
+}
+
+/**
+ * The rate with its 95% interval, and with several epochs pass@k and pass^k at k = 1 and the
+ * largest k every task reached: `over 3 epochs: success rate 66.7% (95% CI 20.8%–93.9%, Wilson, clustered by task, over 2 tasks) · pass@3 100.0% · pass^3 0.0%`.
+ */
+export function epochLines(e: EpochReduction): string[] {
+  if (e.success_rate === null) return []
+  const percent = (rate: number | undefined) => (rate === undefined ? '—' : `${(rate * 100).toFixed(1)}%`)
+  const interval = e.interval
+    ? ` (${Math.round(e.interval.level * 100)}% CI ${percent(e.interval.low)}–${percent(e.interval.high)}, ${e.interval.method === 'wilson' ? 'Wilson' : 'Wilson, clustered by task,'} over ${e.tasks} task${e.tasks === 1 ? '' : 's'})`
+    : ''
+  if (e.epochs === 1) return [`  success rate ${percent(e.success_rate)}${interval}`]
+  const k = Math.max(...Object.keys(e.pass_at_k).map(Number))
+  const reached = k > 1 ? ` · pass@${k} ${percent(e.pass_at_k[String(k)])} · pass^${k} ${percent(e.pass_hat_k[String(k)])}` : ''
+  return [`  over ${e.epochs} epochs: success rate ${percent(e.success_rate)}${interval} · pass@1 ${percent(e.pass_at_k['1'])}${reached}`]
 }
 
 /** Cached results and human reviews, only when there are any: most runs have neither. */

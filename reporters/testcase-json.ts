@@ -3,7 +3,7 @@ import type { Reporter, TestCase, TestModule } from 'vitest/node'
 import type { ResolvedRun } from '../src/schema/config.ts'
 import { recordKey } from '../src/schema/task.ts'
 import { toTestCaseRun } from './to-testcase-run.ts'
-import { writeJsonAtomic } from './write-json.ts'
+import { writeJsonAtomic } from '../src/files/atomic.ts'
 
 /** Writes `runs/<run-id>/<task-id>.json` for every task that ran, validated by the schema. */
 export default class TestCaseJsonReporter implements Reporter {

@@ -25,7 +25,7 @@ import {
   type LabelledRun,
 } from '../src/grading/stored/calibration.ts'
 import { gradeStoredRun, mapLimit } from '../src/grading/stored/stored-run.ts'
-import { writeJsonAtomic } from '../reporters/write-json.ts'
+import { writeJsonAtomic } from '../src/files/atomic.ts'
 import { RunSummary } from '../src/schema/summary.ts'
 
 const USAGE = 'usage: npm run grader:calibrate -- [--set <dir>] [--build] [--suite tasks/omnizon] [--pass <run folder>]... [--fail <run folder>]... [--concurrency <n>] [--json]'

@@ -17,7 +17,7 @@ import { readStoredRun, storedRunFiles } from '../src/runs/record.ts'
 import { rewriteSummary } from '../src/runs/rebuild.ts'
 import { resolveRunFolder, shownPath } from '../src/runs/resolve.ts'
 import { recordKey } from '../src/schema/task.ts'
-import { writeJsonAtomic } from '../reporters/write-json.ts'
+import { writeJsonAtomic } from '../src/files/atomic.ts'
 
 const USAGE = 'usage: npm run regrade -- <run folder | run id> [--task <id>]... [--concurrency <n>]'
 

@@ -16,7 +16,7 @@ import { rewriteSummary, storedRunFacts } from '../src/runs/rebuild.ts'
 import { resolveRunFolder, shownPath } from '../src/runs/resolve.ts'
 import { findRecord, parseHumanScore, withHumanReview } from '../src/runs/review.ts'
 import { recordKey } from '../src/schema/task.ts'
-import { writeJsonAtomic } from '../reporters/write-json.ts'
+import { writeJsonAtomic } from '../src/files/atomic.ts'
 
 const USAGE = [
   'usage: npm run review -- <run folder | run id> <task id> --score <0|1> [--comment "..."]',

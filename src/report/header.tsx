@@ -5,6 +5,7 @@ import { unscoredInRates } from '../runs/stats.ts'
 import { between, formatCount, formatDuration, formatPercent, formatScore, formatTime, formatUsd, setAsideNote } from './format.ts'
 import { outcomeOf, statusLabel, anchor } from './overview.ts'
 import type { Overview } from './overview.ts'
+import type { EpochReduction } from '../schema/epochs.ts'
 import { checkMark } from './checks.tsx'
 
 export function RunHeader(props: { runId: string; overview: Overview }) {
@@ -27,9 +28,11 @@ export function RunHeader(props: { runId: string; overview: Overview }) {
           <span>started {formatTime(o.startedAt)}</span>
           <span>finished {formatTime(o.finishedAt)}</span>
           {wall !== null ? <span>wall time {formatDuration(wall)}</span> : null}
+          <a href="../leaderboard.html">Leaderboard</a>
         </div>
         <div class="stats">
-          <Stat big label="Success rate" value={formatPercent(t.success_rate)} sub={`${t.passed} passed / ${t.scored} scored`} />
+          <Stat big label="Success rate" value={formatPercent(t.success_rate)} sub={`${t.passed} passed / ${t.scored} scored${intervalNote(o.epochs)}`} />
+          {o.epochs.epochs > 1 ? <EpochsStat epochs={o.epochs} /> : null}
           <Stat label="Counting unscored as failed" value={formatPercent(t.strict_success_rate)} sub={`${unscoredInRates(t)} unscored`} />
           <Stat label="Tasks" value={String(t.total)}>
             <div class="tally">
@@ -65,6 +68,19 @@ export function RunHeader(props: { runId: string; overview: Overview }) {
       </div>
     </header>
   )
+}
+
+/** " · 95% CI 34.2%–100.0%": the interval of the rate over tasks (src/runs/epochs.ts). */
+function intervalNote(e: EpochReduction): string {
+  return e.interval ? ` · ${Math.round(e.interval.level * 100)}% CI ${formatPercent(e.interval.low)}–${formatPercent(e.interval.high)}` : ''
+}
+
+/** With several epochs: pass@1, and pass@k and pass^k at the largest k every task reached. */
+function EpochsStat(props: { epochs: EpochReduction }) {
+  const e = props.epochs
+  const k = Math.max(0, ...Object.keys(e.pass_at_k).map(Number))
+  const at = (of: Record<string, number>, n: number) => formatPercent(of[String(n)] ?? null)
+  return <Stat label={`Over ${e.epochs} epochs: pass@1`} value={at(e.pass_at_k, 1)} sub={k > 1 ? `pass@${k} ${at(e.pass_at_k, k)} · pass^${k} ${at(e.pass_hat_k, k)}` : `${e.tasks} tasks`} />
 }
 
 /** One figure of the run's header: its label, value, and a line (or anything) below. */

@@ -3,6 +3,7 @@ import type { DurationStats, RunSummary, Tally } from '../schema/summary.ts'
 import { recordKey } from '../schema/task.ts'
 import { effectiveStatus, isUnscored } from '../runs/outcome.ts'
 import { durationStats, tally, weightedScore } from '../runs/stats.ts'
+import { reduceEpochs, type EpochReduction } from '../runs/epochs.ts'
 import { agentNameFromYaml } from './format.ts'
 
 /** Which filter button shows a task: failed covers failed, error and timeout. */
@@ -36,6 +37,8 @@ export interface Overview {
   duration: { all: DurationStats; passed: DurationStats }
   tokens: RunSummary['tokens']
   cost: RunSummary['cost']
+  /** The rate's interval and, over several epochs, pass@k and pass^k. */
+  epochs: EpochReduction
 }
 
 export function overviewOf(records: readonly TestCaseRun[], summary: RunSummary | null): Overview {
@@ -50,6 +53,7 @@ export function overviewOf(records: readonly TestCaseRun[], summary: RunSummary 
       duration: summary.duration,
       tokens: summary.tokens,
       cost: summary.cost,
+      epochs: summary.epochs ?? reduceEpochs(records),
     }
   }
   const sum = (value: (run: TestCaseRun) => number) => records.reduce((total, run) => total + value(run), 0)
@@ -74,5 +78,6 @@ export function overviewOf(records: readonly TestCaseRun[], summary: RunSummary 
       validation_output: sum((r) => r.validation_output_tokens),
     },
     cost: undefined,
+    epochs: reduceEpochs(records),
   }
 }

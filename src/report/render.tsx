@@ -1,4 +1,5 @@
 /** @jsxImportSource hono/jsx */
+import { PageHead } from './page-head.tsx'
 import type { TestCaseRun } from '../schema/run.ts'
 import type { RunSummary } from '../schema/summary.ts'
 import { recordKey } from '../schema/task.ts'
@@ -41,13 +42,7 @@ function Document(props: { runId: string; records: TestCaseRun[]; overview: Over
   const count = (outcome: Outcome) => records.filter((r) => outcomeOf(r) === outcome).length
   return (
     <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="generator" content="agentest" />
-        <title>{`agentest · ${runId}`}</title>
-        <style dangerouslySetInnerHTML={{ __html: CSS }} />
-      </head>
+      <PageHead title={`agentest · ${runId}`} css={CSS} />
       <body data-filter="all">
         <RunHeader runId={runId} overview={overview} />
         <nav class="bar" id="filters" aria-label="Filter tasks">

@@ -1,4 +1,4 @@
-import { rename, rm, writeFile } from 'node:fs/promises'
+import { writeFileAtomic } from '../files/atomic.ts'
 import { basename, join } from 'node:path'
 import { readRunFolder, type RunFolder, type Warn } from '../runs/folder.ts'
 import { renderRunReport } from './render.tsx'
@@ -31,13 +31,6 @@ export async function writeRecordsReport(dir: string, records: TestCaseRun[], su
   const runId = summary?.run_id ?? records[0]?.run_id ?? basename(dir)
   const html = renderRunReport({ records, summary, runId })
   const path = join(dir, REPORT_FILE)
-  const temporary = `${path}.${process.pid}.${Date.now()}.tmp`
-  try {
-    await writeFile(temporary, html)
-    await rename(temporary, path)
-  } catch (error) {
-    await rm(temporary, { force: true })
-    throw error
-  }
+  await writeFileAtomic(path, html)
   return path
 }

@@ -1,7 +1,7 @@
 import { basename, join } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { z } from 'zod'
-import { writeJsonAtomic } from '../../reporters/write-json.ts'
+import { writeJsonAtomic } from '../files/atomic.ts'
 import { writeRecordsReport } from '../report/write.ts'
 import type { Prices } from '../schema/config.ts'
 import type { RunSummary } from '../schema/summary.ts'

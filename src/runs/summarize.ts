@@ -4,6 +4,7 @@ import { RunSummary } from '../schema/summary.ts'
 import { recordKey } from '../schema/task.ts'
 import { runCost } from './cost.ts'
 import { disagreement, effectiveStatus, isReviewed } from './outcome.ts'
+import { reduceEpochs } from './epochs.ts'
 import { durationStats, groupBy, tally, weightedScore } from './stats.ts'
 
 /** What a summary says about the run besides its records. */
@@ -49,6 +50,7 @@ export function summarize(runs: readonly TestCaseRun[], facts: RunFacts): RunSum
       validation_output: sum(sorted, (r) => r.validation_output_tokens),
     },
     ...(cost ? { cost } : {}),
+    epochs: reduceEpochs(sorted),
     tasks: sorted.map((r) => ({ id: recordKey(r), status: effectiveStatus(r), reviewed: isReviewed(r), duration_ms: r.duration_ms, file: r.file })),
   })
 }

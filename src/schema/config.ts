@@ -67,6 +67,11 @@ export const RunConfig = z
       .nullable()
       .default(null),
     results_dir: z.string().min(1).default('runs'),
+    /**
+     * Attempts per task: each one a fresh sandbox and its own record (`<id>.e2.json` ...), so the
+     * summary can give pass@k, pass^k and an interval that accounts for the agent's variance.
+     */
+    epochs: z.number().int().min(1).max(100).default(1),
     /** Per-task wall-clock limit; the agent loop is stopped when it passes. */
     task_timeout_ms: z.number().int().positive().default(180_000),
     /**

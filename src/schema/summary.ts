@@ -1,4 +1,5 @@
 import { z } from 'zod'
+import { EpochReduction } from './epochs.ts'
 
 export const DurationStats = z.object({
   count: z.number().int(),
@@ -91,6 +92,8 @@ export const RunSummary = z.object({
   }),
   /** USD, from the config's `prices` (per million tokens); null where a model has no price. Absent without prices. */
   cost: z.object({ agent: z.number().nullable(), grader: z.number().nullable() }).optional(),
+  /** The records reduced over epochs: the rate with its 95% interval, pass@k and pass^k (src/runs/epochs.ts). Absent in summaries written before epochs. */
+  epochs: EpochReduction.optional(),
   /** `status` is the outcome after human review; `reviewed` says a person set it. */
   tasks: z.array(z.object({ id: z.string(), status: z.string(), reviewed: z.boolean().default(false), duration_ms: z.number(), file: z.string() })),
 })

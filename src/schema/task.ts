@@ -46,10 +46,21 @@ export const TestCase = z.object({
   max_steps: z.number().int().positive(),
   /** Set when the run is of a deliberately wrong solution (the validity gate's near misses). */
   variant: z.string().nullable(),
+  /** Which attempt this is when the run has several epochs (1-based); records before epochs were 1. */
+  epoch: z.number().int().min(1).default(1),
 })
 export type TestCase = z.infer<typeof TestCase>
 
-/** The name a task's files go by in a run folder: its id, plus the near-miss variant if any. */
-export function recordKey(testCase: Pick<TestCase, 'id' | 'variant'>): string {
+/** A task as the statistics see it: its id plus the near-miss variant, the same over every epoch. */
+export function taskKey(testCase: Pick<TestCase, 'id' | 'variant'>): string {
   return testCase.variant ? `${testCase.id}--${testCase.variant.replaceAll(' ', '-')}` : testCase.id
+}
+
+/**
+ * The name an attempt's files go by in a run folder: the task key, plus `.e<N>` from the second
+ * epoch on (so a one-epoch run and a run's first epoch have the same names and compare directly).
+ */
+export function recordKey(testCase: Pick<TestCase, 'id' | 'variant'> & { epoch?: number }): string {
+  const epoch = testCase.epoch ?? 1
+  return epoch > 1 ? `${taskKey(testCase)}.e${epoch}` : taskKey(testCase)
 }

@@ -85,6 +85,7 @@ export const TASK: TestCase = {
   challenge_type: 'retrieval',
   max_steps: 10,
   variant: null,
+  epoch: 1,
 }
 
 /** What an agent is told of TASK. */

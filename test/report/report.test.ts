@@ -137,6 +137,16 @@ describe('writeRunReport', () => {
     expect(header).toContain('wall time 1 min 05 s')
   })
 
+  test('the success rate carries its interval; several epochs add pass@k and pass^k', () => {
+    // This run: 1 of 2 tasks passed, one attempt each: Wilson(1 of 2) = 9.5%–90.5%.
+    expect(html).toContain('1 passed / 2 scored · 95% CI 9.5%–90.5%')
+    expect(html).not.toContain('epochs: pass@1')
+    // A task right on 2 of 3 attempts and one right on all 3: pass@1 = (2/3 + 1)/2, pass@3 = 1, pass^3 = (0 + 1)/2.
+    const epochs = (id: string, statuses: Array<'passed' | 'failed'>) => statuses.map((status, i) => record({ id, status, epoch: i + 1 }))
+    const page = renderRunReport({ records: [...epochs('omnizon-1', ['passed', 'failed', 'passed']), ...epochs('omnizon-2', ['passed', 'passed', 'passed'])], summary: null, runId: 'three-epochs' })
+    expect(page).toMatch(/Over 3 epochs: pass@1<\/div><div class="value">83\.3%<\/div><div class="sub">pass@3 100% · pass\^3 50%</)
+  })
+
   test('each task has its goal, answer, step pictures, checks and comments', () => {
     expect(html).toContain('Search Omnizon for &quot;laptop&quot; and tell me the name of the first result.')
     expect(html).toContain('Dell XPS 13')
@@ -216,7 +226,7 @@ describe('renderRunReport', () => {
     const runs = [record({ id: 'a' }), record({ id: 'b', status: 'failed' }), unscoredRecord({ id: 'c' }), unscoredRecord({ id: 'd' }, 'grader error: HTTP 500')]
     const page = renderRunReport({ records: runs, summary: null, runId: 'r' })
     const header = page.slice(page.indexOf('<header'), page.indexOf('</header>'))
-    expect(header).toMatch(/Success rate<\/div><div class="value">50%<\/div><div class="sub">1 passed \/ 2 scored</)
+    expect(header).toMatch(/Success rate<\/div><div class="value">50%<\/div><div class="sub">1 passed \/ 2 scored · 95% CI 9.5%–90.5%</)
     expect(header).toMatch(/Counting unscored as failed<\/div><div class="value">33.3%<\/div><div class="sub">1 unscored</)
     expect(header).toContain('<p class="set-aside">1 judged task set aside: no grader was configured')
     expect(renderRunReport({ records: runs.slice(0, 2), summary: null, runId: 'r' })).not.toContain('set-aside">')

@@ -67,6 +67,8 @@ describe('compareRuns', () => {
     expect(c.by_suite_strict.omnizon).toMatchObject({ a: 3 / 6, b: 4 / 7 })
     expect(c.a).toMatchObject({ unscored: 0, judged_without_grader: { total: 1, failed: 0 } })
     expect(c.b).toMatchObject({ unscored: 1, judged_without_grader: { total: 0, failed: 0 } })
+    // Paired over the 6 tasks scored in both (not omnizon-6, nor those in one run only): 2 flips each way.
+    expect(c.paired).toMatchObject({ tasks: 6, only_a_passed: 2, only_b_passed: 2, difference: 0, test: 'mcnemar-exact', p_value: 1, distinguishable: false })
   })
 })
 
@@ -83,6 +85,7 @@ describe('npm run compare', { timeout: 60_000 }, () => {
       '  suite editor   100.0% → 0.0% (-100.0 pts) · unscored as failed 100.0% → 0.0% (-100.0 pts)',
       '  suite omnizon  50.0% → 66.7% (+16.7 pts) · unscored as failed 50.0% → 57.1% (+7.1 pts)',
       'A: 1 judged task set aside: no grader was configured, so a judged check could fail its task but never pass it; in neither rate (0 failed anyway)',
+      'B − A: +0.0 pts (95% CI −66.7 to +66.7) over 6 tasks; McNemar exact p = 1: not distinguishable from noise at the 5% level',
       'newly passing (2):',
       '  omnizon-2  failed → passed',
       '  omnizon-5  failed → passed',

@@ -12,6 +12,11 @@ export interface ModelCacheSettings {
   dir: string
   /** URLs that differ from run to run but mean the same (e.g. http://127.0.0.1:41234 for Omnizon), by stable name. */
   aliases: Record<string, string>
+  /**
+   * The epoch of the attempt: replies are cached per attempt, so epoch 2 asks the model afresh
+   * instead of replaying epoch 1 (which would turn pass@k into pass@1 in disguise).
+   */
+  epoch?: number
 }
 
 /**
@@ -21,13 +26,14 @@ export interface ModelCacheSettings {
  * are kept. A repeated run then sends no model call and, given the
  * same screens, gets the same actions back: a run can be reproduced exactly.
  */
-export function cachingFetch({ dir, aliases }: ModelCacheSettings, inner: Fetch = globalThis.fetch): Fetch {
+export function cachingFetch({ dir, aliases, epoch = 1 }: ModelCacheSettings, inner: Fetch = globalThis.fetch): Fetch {
   const canonical = (text: string) => Object.entries(aliases).reduce((out, [url, name]) => out.split(url).join(`<${name}>`), text)
   return async (input, init) => {
     const request = new Request(input, init)
     if (request.method !== 'POST') return inner(input, init)
     const body = await request.clone().text()
-    const key = createHash('sha256').update(`${request.method} ${request.url}\n${canonical(body)}`).digest('hex')
+    const attempt = epoch > 1 ? `epoch ${epoch}\n` : ''
+    const key = createHash('sha256').update(`${attempt}${request.method} ${request.url}\n${canonical(body)}`).digest('hex')
     const file = join(dir, `${key}.json`)
     const hit = await readFile(file, 'utf8').then(
       (text) => CachedReply.safeParse(JSON.parse(text)),

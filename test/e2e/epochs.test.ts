@@ -1,0 +1,76 @@
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { describe, expect, test } from 'vitest'
+import { runBenchmark } from './run-benchmark.ts'
+
+/**
+ * Epochs: every attempt is a fresh sandbox and its own record, the summary reduces them to
+ * pass@k and pass^k with an interval, the cache reuses per attempt, and Vitest's retry (a hidden
+ * best-of-k) is refused.
+ */
+const ORACLE_TASKS = ['tasks/omnizon', '-t', 'omnizon-(1|2): ']
+
+describe('epochs', { timeout: 600_000 }, () => {
+  test('the oracle over 3 epochs: 3 records per task, pass@1 = pass@3 = pass^3 = 1, reused per attempt', async () => {
+    const results = mkdtempSync(join(tmpdir(), 'agentest-epochs-'))
+    const first = await runBenchmark(ORACLE_TASKS, { AGENTEST_EPOCHS: '3' }, undefined, { resultsDir: results })
+    expect(first.code, first.stdout.slice(-3000) + first.stderr.slice(-2000)).toBe(0)
+    const files = readdirSync(first.runDir!).filter((f) => f.endsWith('.json') && f !== 'summary.json').sort()
+    expect(files).toEqual(['omnizon-1.e2.json', 'omnizon-1.e3.json', 'omnizon-1.json', 'omnizon-2.e2.json', 'omnizon-2.e3.json', 'omnizon-2.json'])
+    expect(first.results.map((r) => [r.id, r.epoch, r.status]).sort()).toEqual([
+      ['omnizon-1', 1, 'passed'],
+      ['omnizon-1', 2, 'passed'],
+      ['omnizon-1', 3, 'passed'],
+      ['omnizon-2', 1, 'passed'],
+      ['omnizon-2', 2, 'passed'],
+      ['omnizon-2', 3, 'passed'],
+    ])
+    // Each attempt is its own test, named so -t still picks the task.
+    expect(first.stdout).toContain('[epoch 3/3]')
+    const epochs = first.summary!.epochs!
+    expect(epochs).toMatchObject({ epochs: 3, tasks: 2, success_rate: 1, pass_at_k: { '1': 1, '3': 1 }, pass_hat_k: { '1': 1, '3': 1 } })
+    // Two tasks that always pass count as two trials, not six: Wilson(2 of 2) = [34.2%, 100%].
+    expect(epochs.interval).toMatchObject({ method: 'wilson-clustered', level: 0.95, high: 1 })
+    expect(epochs.interval!.low).toBeCloseTo(0.3424, 4)
+    expect(first.stdout).toMatch(/pass\^3 100\.0%/)
+
+    // The same command again reuses every attempt, each from its own record.
+    const second = await runBenchmark(ORACLE_TASKS, { AGENTEST_EPOCHS: '3' }, undefined, { resultsDir: results })
+    expect(second.code, second.stdout.slice(-3000)).toBe(0)
+    expect(second.summary!.totals).toMatchObject({ total: 6, passed: 6, cached: 6 })
+    expect(second.results.map((r) => [r.epoch, r.cached_from]).sort()).toEqual([1, 1, 2, 2, 3, 3].map((e) => [e, first.summary!.run_id]))
+  })
+
+  test('an agent right every other time: pass@1 = 2/3, pass@2 = 1, pass^2 = 1/3, pass^3 = 0', async () => {
+    const counter = join(mkdtempSync(join(tmpdir(), 'agentest-alternate-')), 'count')
+    writeFileSync(counter, '0')
+    const run = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts'], {
+      FIXTURE_TASKS: 'test/fixtures/epoch-tasks/*.task.ts',
+      AGENTEST_CONFIG: 'test/fixtures/epochs.config.yaml',
+      AGENTEST_AGENT: 'alternate',
+      AGENTEST_ALTERNATE_COUNTER: counter,
+    })
+    expect(run.results.map((r) => [r.epoch, r.status]).sort()).toEqual([
+      [1, 'passed'],
+      [2, 'failed'],
+      [3, 'passed'],
+    ])
+    const epochs = run.summary!.epochs!
+    expect(epochs.success_rate).toBeCloseTo(2 / 3, 10)
+    expect(epochs.pass_at_k['1']).toBeCloseTo(2 / 3, 10)
+    expect(epochs.pass_at_k['2']).toBe(1)
+    expect(epochs.pass_at_k['3']).toBe(1)
+    expect(epochs.pass_hat_k['2']).toBeCloseTo(1 / 3, 10)
+    expect(epochs.pass_hat_k['3']).toBe(0)
+    expect(epochs.by_task).toEqual([expect.objectContaining({ key: 'featured-laptop', attempts: 3, passed: 2 })])
+  })
+
+  test('--retry is refused with one line pointing at epochs', async () => {
+    const run = await runBenchmark([...ORACLE_TASKS, '--retry', '2'], {}, undefined, { grader: false })
+    expect(run.code).toBe(1)
+    expect(run.stderr).toContain('agentest: --retry 2: a retried task reports its best attempt')
+    expect(run.stderr).toContain('run.epochs')
+    expect(run.results).toEqual([])
+  })
+})
