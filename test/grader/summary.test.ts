@@ -14,7 +14,7 @@ function run(id: string, status: TestCaseRun['status'], judged: 'pass' | 'unscor
   const check_results =
     judged === 'pass' ? [toCheckResult('judged', SPEC, decide([vote('judge-m', 1)]))] : judged === 'unscored' ? [toCheckResult('judged', SPEC, unscored('needs a grader model'))] : []
   const judgedTokens = judged === 'pass' ? { validation_input_tokens: 1_000_000, validation_output_tokens: 100_000 } : { validation_input_tokens: 0, validation_output_tokens: 0 }
-  return { id, status, file: `tasks/omnizon/${id}.task.ts`, variant: null, level: null, difficulty: 'easy', category: 'omnizon', check_results, agent_model: agentModel, input_tokens: 2_000_000, output_tokens: 0, duration_ms: 1000, ...judgedTokens } as unknown as TestCaseRun
+  return { id, status, file: `tasks/omnizon/${id}.task.ts`, variant: null, epoch: 1, level: null, difficulty: 'easy', category: 'omnizon', check_results, agent_model: agentModel, input_tokens: 2_000_000, output_tokens: 0, duration_ms: 1000, ...judgedTokens } as unknown as TestCaseRun
 }
 
 describe('the summary with judged tasks', () => {
