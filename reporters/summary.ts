@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { dirname, join } from 'node:path'
+import { LEADERBOARD_HTML, writeLeaderboard } from '../src/leaderboard/index.ts'
 import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
 import type { ResolvedRun } from '../src/schema/config.ts'
 import type { TestCaseRun } from '../src/schema/run.ts'
@@ -53,6 +54,18 @@ export default class SummaryReporter implements Reporter {
       return null
     })
     log(`  results: ${this.run.results_path}${report ? ` · report: ${report}` : ''}`)
+    await this.refreshLeaderboard(log)
+  }
+
+  /** A results folder that has a leaderboard (`npm run leaderboard` made one) gets it rewritten with this run in it. */
+  private async refreshLeaderboard(log: (line: string) => void): Promise<void> {
+    const resultsDir = dirname(this.run.results_path)
+    if (!existsSync(join(resultsDir, LEADERBOARD_HTML))) return
+    const warnings: string[] = []
+    await writeLeaderboard(resultsDir, (line) => warnings.push(line)).then(
+      (written) => log(`  leaderboard: ${written.html}${warnings.length ? ` (${warnings.length} warning${warnings.length === 1 ? '' : 's'}: npm run leaderboard shows them)` : ''}`),
+      (error: unknown) => log(`  the leaderboard could not be rewritten: ${error instanceof Error ? error.message : String(error)}`),
+    )
   }
 }
 

@@ -1,7 +1,8 @@
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
+import { Leaderboard, writeLeaderboard } from '../../src/leaderboard/index.ts'
 import { runBenchmark } from './run-benchmark.ts'
 
 /**
@@ -35,11 +36,18 @@ describe('epochs', { timeout: 600_000 }, () => {
     expect(epochs.interval!.low).toBeCloseTo(0.3424, 4)
     expect(first.stdout).toMatch(/pass\^3 100\.0%/)
 
+    // A results folder with a leaderboard gets it rewritten at the end of every later run.
+    await writeLeaderboard(results)
     // The same command again reuses every attempt, each from its own record.
     const second = await runBenchmark(ORACLE_TASKS, { AGENTEST_EPOCHS: '3' }, undefined, { resultsDir: results })
     expect(second.code, second.stdout.slice(-3000)).toBe(0)
     expect(second.summary!.totals).toMatchObject({ total: 6, passed: 6, cached: 6 })
     expect(second.results.map((r) => [r.epoch, r.cached_from]).sort()).toEqual([1, 1, 2, 2, 3, 3].map((e) => [e, first.summary!.run_id]))
+    expect(second.stdout).toContain(`leaderboard: ${join(results, 'leaderboard.html')}`)
+    const board = Leaderboard.parse(JSON.parse(readFileSync(join(results, 'leaderboard.json'), 'utf8')))
+    expect(board.rows).toHaveLength(1)
+    // Both runs pooled; a reused result is the same attempt as its original, so 2 tasks x 3 attempts.
+    expect(board.rows[0]).toMatchObject({ agent: 'oracle', runs: [expect.anything(), expect.anything()], overall: { tasks: 2, attempts: 6, success_rate: 1 } })
   })
 
   test('an agent right every other time: pass@1 = 2/3, pass@2 = 1, pass^2 = 1/3, pass^3 = 0', async () => {
