@@ -11,30 +11,20 @@
  * (src/runs/comparison.ts) instead. Exits 0 whatever changed: it reports, it does not judge.
  */
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
-import { InputError, loadConfig } from '../src/config/index.ts'
+import { loadConfig } from '../src/config/index.ts'
 import { compareRuns } from '../src/runs/compare.ts'
 import { readRunFolder } from '../src/runs/folder.ts'
 import { renderComparison } from '../src/runs/render-comparison.ts'
 import { resolveRunFolder } from '../src/runs/resolve.ts'
 
+import { cli } from './cli.ts'
 const USAGE = 'usage: npm run compare -- <run A folder | run id> <run B folder | run id> [--json] [--level 0.05]'
 
-function fail(message: string): never {
-  process.stderr.write(`compare: ${message}\n`)
-  process.exit(1)
-}
+const { fail, parse, run } = cli('compare', USAGE)
 
-function parse() {
-  try {
-    return parseArgs({ allowPositionals: true, options: { json: { type: 'boolean' }, level: { type: 'string' }, help: { type: 'boolean', short: 'h' } } })
-  } catch (error) {
-    fail(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`)
-  }
-}
 
 function main(): void {
-  const { values, positionals } = parse()
+  const { values, positionals } = parse({ json: { type: 'boolean' }, level: { type: 'string' } })
   if (values.help) return void process.stdout.write(`${USAGE}\n`)
   if (positionals.length !== 2) fail(USAGE)
   const level = values.level === undefined ? 0.05 : Number(values.level)
@@ -47,9 +37,4 @@ function main(): void {
   for (const line of renderComparison(comparison)) process.stdout.write(`${line}\n`)
 }
 
-try {
-  main()
-} catch (error) {
-  if (error instanceof InputError) fail(error.message)
-  throw error
-}
+await run(main)

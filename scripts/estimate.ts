@@ -16,16 +16,15 @@ import { dirname, join, resolve } from 'node:path'
 import { promisify } from 'node:util'
 import { z } from 'zod'
 import { InputError, loadConfig } from '../src/config/index.ts'
-import { estimateRun, readHistory, renderEstimate, taskKeyOfTestName } from '../src/runs/estimate.ts'
+import { estimateRun, readHistory, renderEstimate} from '../src/runs/estimate.ts'
 import { shownPath } from '../src/runs/resolve.ts'
 
+import { cli } from './cli.ts'
+import { taskKeyOfTestName } from '../src/fixtures/test-name.ts'
 const USAGE = "usage: npm run estimate -- [vitest filters, e.g. tasks/omnizon -t 'omnizon-2\\b'] [--json]"
 const run = promisify(execFile)
 
-function fail(message: string): never {
-  process.stderr.write(`estimate: ${message}\n`)
-  process.exit(1)
-}
+const script = cli('estimate', USAGE)
 
 const Listed = z.array(z.object({ name: z.string() }))
 
@@ -71,9 +70,4 @@ async function main(): Promise<void> {
   for (const line of renderEstimate(estimate, shownPath(resultsDir))) process.stdout.write(`${line}\n`)
 }
 
-try {
-  await main()
-} catch (error) {
-  if (error instanceof InputError) fail(error.message)
-  throw error
-}
+await script.run(main)

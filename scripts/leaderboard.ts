@@ -8,27 +8,17 @@
  * their paths; --json prints the JSON instead (a Leaderboard, src/leaderboard/schema.ts).
  */
 import { resolve } from 'node:path'
-import { parseArgs } from 'node:util'
-import { InputError, loadConfig } from '../src/config/index.ts'
+import { loadConfig } from '../src/config/index.ts'
 import { writeLeaderboard } from '../src/leaderboard/index.ts'
 
+import { cli } from './cli.ts'
 const USAGE = 'usage: npm run leaderboard -- [results folder] [--json]'
 
-function fail(message: string): never {
-  process.stderr.write(`leaderboard: ${message}\n`)
-  process.exit(1)
-}
+const { fail, parse, run } = cli('leaderboard', USAGE)
 
-function parse() {
-  try {
-    return parseArgs({ allowPositionals: true, options: { json: { type: 'boolean' }, help: { type: 'boolean', short: 'h' } } })
-  } catch (error) {
-    fail(`${error instanceof Error ? error.message : String(error)}\n${USAGE}`)
-  }
-}
 
 async function main(): Promise<void> {
-  const { values, positionals } = parse()
+  const { values, positionals } = parse({ json: { type: 'boolean' } })
   if (values.help) return void process.stdout.write(`${USAGE}\n`)
   if (positionals.length > 1) fail(USAGE)
   const root = process.cwd()
@@ -38,9 +28,4 @@ async function main(): Promise<void> {
   process.stdout.write(`${written.html}\n${written.json}\n`)
 }
 
-try {
-  await main()
-} catch (error) {
-  if (error instanceof InputError) fail(error.message)
-  throw error
-}
+await run(main)

@@ -4,7 +4,7 @@ import { InputError } from '../config/errors.ts'
 import type { Warn } from '../runs/folder.ts'
 import { shownPath } from '../runs/resolve.ts'
 import { buildLeaderboard } from './build.ts'
-import { collectRunFolders } from './collect.ts'
+import { collectRunFolders } from '../runs/collect.ts'
 import { renderLeaderboard } from './render.tsx'
 import type { Leaderboard } from './schema.ts'
 

@@ -1,10 +1,10 @@
-import { readdirSync, statSync } from 'node:fs'
-import { join } from 'node:path'
+import { existsSync } from 'node:fs'
 import { z } from 'zod'
 import type { Prices } from '../schema/config.ts'
 import type { TestCaseRun } from '../schema/run.ts'
 import { taskKey } from '../schema/task.ts'
-import { readRunFolder, type Warn } from './folder.ts'
+import { collectRunFolders } from './collect.ts'
+import type { Warn } from './folder.ts'
 import { storedRunFacts } from './rebuild.ts'
 
 /** Mean agent tokens of one attempt. */
@@ -117,46 +117,21 @@ function average(list: readonly AttemptTokens[]): AttemptTokens | null {
 
 /**
  * The earlier attempts under a results folder by this agent and model: every run folder's
- * records (hidden folders such as .model-cache aside), less reused results (their tokens are
+ * records (collectRunFolders: folders without a record, such as .model-cache, are no runs), less reused results (their tokens are
  * the original's, counted there) and attempts where no agent ran (skipped for want of a sandbox).
  */
-export function readHistory(resultsDir: string, agent: string, model: string | null, warn?: Warn): { records: TestCaseRun[]; runs: number } {
+export function readHistory(resultsDir: string, agent: string, model: string | null, warn: Warn = (line) => process.stderr.write(`${line}\n`)): { records: TestCaseRun[]; runs: number } {
   const records: TestCaseRun[] = []
   let runs = 0
-  for (const dir of runFolders(resultsDir)) {
-    const folder = readRunFolder(dir, warn)
+  if (!existsSync(resultsDir)) return { records, runs }
+  for (const folder of collectRunFolders(resultsDir, warn).folders) {
     const facts = storedRunFacts(folder, {})
-    if (folder.records.length === 0 || facts.agent !== agent || facts.agent_model !== model) continue
+    if (facts.agent !== agent || facts.agent_model !== model) continue
     const used = folder.records.map((r) => r.run).filter((r) => !r.cached && r.agent_status !== 'not_run')
     if (used.length > 0) runs++
     records.push(...used)
   }
   return { records, runs }
-}
-
-function runFolders(resultsDir: string): string[] {
-  let names: string[]
-  try {
-    names = readdirSync(resultsDir)
-  } catch {
-    return []
-  }
-  return names
-    .filter((name) => !name.startsWith('.'))
-    .map((name) => join(resultsDir, name))
-    .filter((dir) => statSync(dir, { throwIfNoEntry: false })?.isDirectory() ?? false)
-    .sort()
-}
-
-/**
- * A task key from a test's name as Vitest lists it, `<id>: <title>[ [near miss: v]][ [epoch k/n]]`;
- * null for the placeholder of a task without variants (`[no near misss]`).
- */
-export function taskKeyOfTestName(name: string): string | null {
-  if (/ \[no (?:near miss|alternative)s\]$/.test(name)) return null
-  const match = /^([^:\s]+): .*?(?: \[(?:near miss|alternative): (.+?)\])?(?: \[epoch \d+\/\d+\])?$/s.exec(name)
-  if (!match) return null
-  return taskKey({ id: match[1]!, variant: match[2] ?? null })
 }
 
 /** The estimate as console lines: one row, then where the numbers come from. */

@@ -10,7 +10,7 @@ export interface BootstrapOptions {
   seed?: number
 }
 
-export const DEFAULT_SEED = 1
+const DEFAULT_SEED = 1
 
 /** The options with their defaults, checked: throws RangeError on a level outside (0,1) or a resample count below 1. */
 export function bootstrapSettings(options: BootstrapOptions = {}): Required<BootstrapOptions> {

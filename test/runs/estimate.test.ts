@@ -2,10 +2,11 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { estimateRun, readHistory, renderEstimate, RunEstimate, taskKeyOfTestName } from '../../src/runs/estimate.ts'
+import { estimateRun, readHistory, renderEstimate, RunEstimate} from '../../src/runs/estimate.ts'
 import type { TestCaseRun } from '../../src/schema/run.ts'
 import { runScript } from '../grader/run-script.ts'
 import { record, writeRunFolder, type RecordInput } from './fixtures.ts'
+import { taskKeyOfTestName } from '../../src/fixtures/test-name.ts'
 
 const CUA = 'name: openai-chat\nmodel: gpt-x\n'
 

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { InputError } from '../config/errors.ts'
-import { readRunFolder, type RunFolder, type Warn } from '../runs/folder.ts'
+import { readRunFolder, type RunFolder, type Warn } from './folder.ts'
 
 export interface CollectedRuns {
   folders: RunFolder[]
