@@ -1,6 +1,7 @@
 // Watches a benchmark run's main process and, once it is gone (finished, Ctrl-C, killed),
-// removes every container labelled with the run, sweeping a while longer for containers that
-// workers were still creating. Plain JavaScript: it runs with `node` alone, detached.
+// removes every container labelled with the run and that process (another run may share the
+// run id), sweeping a while longer for containers that workers were still creating. Plain
+// JavaScript: it runs with `node` alone, detached.
 //   node plugin/container-reaper.mjs <run-id> <main-pid>
 import Docker from 'dockerode'
 
@@ -19,7 +20,7 @@ function alive(pid) {
 }
 
 async function sweep() {
-  const containers = await docker.listContainers({ all: true, filters: { label: [`dev.agentest.run=${runId}`] } })
+  const containers = await docker.listContainers({ all: true, filters: { label: [`dev.agentest.run=${runId}`, `dev.agentest.pid=${mainPid}`] } })
   const doomed = containers.filter((c) => !c.Names.some((n) => n.startsWith('/agentest-kept-')))
   await Promise.all(doomed.map((c) => docker.getContainer(c.Id).remove({ force: true, v: true }).catch(() => undefined)))
 }

@@ -49,7 +49,7 @@ export async function prepareDocker(run: ResolvedRun, log: (line: string) => voi
   return {
     provision: { available: true, images, ...(agentImage ? { agentImage } : {}) },
     teardown: async () => {
-      await removeRunContainers(docker, run.run_id).catch(() => undefined)
+      await removeRunContainers(docker, run.run_id, process.pid).catch(() => undefined)
     },
   }
 }

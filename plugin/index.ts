@@ -11,6 +11,7 @@ import { Difficulty, ChallengeType, Level } from '../src/schema/task.ts'
 import TestCaseJsonReporter from '../reporters/testcase-json.ts'
 import SummaryReporter from '../reporters/summary.ts'
 import ProgressReporter from '../reporters/progress.ts'
+import LoadCheckReporter from '../reporters/load-check.ts'
 import { RETRY_REFUSED, retryCount } from '../src/fixtures/retry.ts'
 
 export interface AgentestPluginOptions {
@@ -75,7 +76,7 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
     },
     configureVitest({ vitest, project }) {
       // Containers are labelled with the run's main process, so leftovers of dead runs can be told apart.
-      process.env.AGENTEST_MAIN_PID ??= String(process.pid)
+      process.env.AGENTEST_MAIN_PID = String(process.pid)
       const resolved = resolveRun(resolve(options.root ?? project.config.root))
       const split = vitest.config.shard ? `--shard=${vitest.config.shard.index}/${vitest.config.shard.count}` : vitest.config.mergeReports ? '--merge-reports' : null
       if (split && !resolved.config.run.id) {
@@ -89,10 +90,13 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
           throw new InputError(`--retry ${retries}: ${RETRY_REFUSED}`)
         })
       }
+      // Watch mode is an author's loop: every save gets a fresh run, never an earlier result.
+      if (vitest.config.watch && !process.env.AGENTEST_CACHE) resolved.config.run.cache = 'refresh'
       project.provide('agentest:run', resolved)
       const reporters = vitest.config.reporters as unknown[]
       if (!reporters.some((r) => r instanceof TestCaseJsonReporter)) {
-        reporters.push(new TestCaseJsonReporter(resolved), new SummaryReporter(resolved))
+        const loadCheck = new LoadCheckReporter()
+        reporters.push(loadCheck, new TestCaseJsonReporter(resolved), new SummaryReporter(resolved, loadCheck))
         if (resolved.config.run.progress_ms > 0 && !vitest.config.mergeReports) reporters.push(new ProgressReporter(resolved))
       }
       announce(project, resolved)

@@ -19,7 +19,11 @@ export default class SummaryReporter implements Reporter {
   private readonly startedAt = new Date()
   private vitest: Vitest | null = null
 
-  constructor(private readonly run: ResolvedRun) {}
+  /** `loadCheck`: a run that ended on a task file's mistake gets no summary, only that mistake. */
+  constructor(
+    private readonly run: ResolvedRun,
+    private readonly loadCheck: { readonly problems: readonly string[] } = { problems: [] },
+  ) {}
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
@@ -31,6 +35,7 @@ export default class SummaryReporter implements Reporter {
   }
 
   async onTestRunEnd(modules: ReadonlyArray<TestModule>): Promise<void> {
+    if (this.loadCheck.problems.length > 0) return
     const pattern = this.vitest?.config.testNamePattern
     if (this.runs.size === 0 && pattern && modules.length > 0) {
       // Every task was filtered out: most likely a mistyped id, which must not pass silently.

@@ -3,6 +3,7 @@ import { TestCaseRun, type RunStatus, type RunError } from '../src/schema/run.ts
 import type { ResolvedRun } from '../src/schema/config.ts'
 import type { AgentestMeta } from '../src/fixtures/meta.ts'
 import { aiGrading, withJudgedChecks } from '../src/grading/index.ts'
+import { plainText } from '../src/files/plain-text.ts'
 import '../src/fixtures/meta.ts'
 
 /**
@@ -19,9 +20,10 @@ export function toTestCaseRun(test: VitestTestCase, run: ResolvedRun): TestCaseR
   if (result.state === 'pending') return null
 
   const errors = result.errors ?? []
-  // Failed checks are reported through expect.soft with the check's own message.
-  const checkMessages = new Set((record?.check_results ?? []).filter((c) => !c.passed).map((c) => c.message))
-  const isCheck = (error: { name?: string; message: string }) => checkMessages.has(error.message) || error.name === 'AssertionError'
+  // Failed checks are reported through expect.soft with their message, after the check's name when it has one.
+  const failedChecks = (record?.check_results ?? []).filter((c) => !c.passed)
+  const checkMessages = new Set(failedChecks.flatMap((c) => (c.message === null ? [] : [c.message, `${c.check}: ${c.message}`])))
+  const isCheck = (error: { name?: string; message: string }) => checkMessages.has(plainText(error.message)) || error.name === 'AssertionError'
   const status = statusOf(result.state, record?.agent_status ?? 'not_run', errors, isCheck)
   const firstError = errors.find((e) => !isCheck(e)) ?? errors[0]
   const testError: RunError | null = firstError
@@ -31,7 +33,7 @@ export function toTestCaseRun(test: VitestTestCase, run: ResolvedRun): TestCaseR
   const duration = test.diagnostic()?.duration ?? 0
   const checkResults = record?.check_results ?? []
   // A task skipped at the end of its body (a judged check without a verdict) says why in its note.
-  const skipNote = result.state === 'skipped' ? result.note : undefined
+  const skipNote = result.state === 'skipped' && result.note ? plainText(result.note) : undefined
 
   const candidate: TestCaseRun = {
     ...meta.task,
@@ -88,6 +90,8 @@ function statusOf(
   return errors.every(isCheck) ? 'failed' : 'error'
 }
 
+/** The first line, as plain text: the record holds no terminal colours. */
 function oneLine(message: string): string {
-  return message.split('\n')[0] ?? message
+  const plain = plainText(message)
+  return plain.split('\n')[0] ?? plain
 }

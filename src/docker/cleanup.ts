@@ -3,8 +3,9 @@ import type Docker from 'dockerode'
 import { LABEL } from './labels.ts'
 
 /** Removes every container of one run (global teardown, Ctrl-C). Returns their names. */
-export async function removeRunContainers(docker: Docker, runId: string): Promise<string[]> {
-  return removeWhere(docker, [`${LABEL.run}=${runId}`], () => true)
+export async function removeRunContainers(docker: Docker, runId: string, mainPid?: number): Promise<string[]> {
+  // Two runs started in the same second (other results folders) share a run id: the pid tells them apart.
+  return removeWhere(docker, [`${LABEL.run}=${runId}`, ...(mainPid ? [`${LABEL.pid}=${mainPid}`] : [])], () => true)
 }
 
 /**

@@ -1,6 +1,7 @@
 import type { ExpectStatic } from 'vitest'
 import type { CheckResult } from '../schema/run.ts'
 import { Judge } from './judge/judge.ts'
+import { describeFailure, untruncated, type Failure } from './failure.ts'
 
 export type RecordCheck = (check: CheckResult) => void | Promise<void>
 
@@ -39,16 +40,15 @@ export function recordingExpect(base: ExpectStatic, record: RecordCheck): Expect
       const check = label ?? `${name}(${args.map(preview).join(', ')})${where ? ` at ${where}` : ''}`
       const pass = () => (records ? record(passed(check)) : undefined)
       const fail = (error: unknown) => {
-        const message = error instanceof Error ? error.message : String(error)
         // Record first: once expect.soft marks the test failed, Vitest takes no more annotations.
-        const recorded = records ? record(failed(check, message)) : undefined
+        const recorded = records ? record(failed(check, describeFailure(error, label))) : undefined
         // Re-raise through expect.soft so Vitest marks the test failed, with the original diff.
         base.soft(error).toBeAgentestCheckPass()
         return recorded
       }
       let result: unknown
       try {
-        result = matcher.apply(target, args)
+        result = untruncated(() => matcher.apply(target, args))
       } catch (error) {
         void fail(error)
         return undefined
@@ -79,8 +79,8 @@ function passed(check: string): CheckResult {
   return { check, passed: true, score: 1, message: null, input_tokens: 0, output_tokens: 0 }
 }
 
-function failed(check: string, message: string): CheckResult {
-  return { check, passed: false, score: 0, message, input_tokens: 0, output_tokens: 0 }
+function failed(check: string, failure: Failure): CheckResult {
+  return { check, passed: false, score: 0, ...failure, input_tokens: 0, output_tokens: 0 }
 }
 
 function isPromise(value: unknown): value is Promise<unknown> {

@@ -1,8 +1,20 @@
 import type { Locator, Page } from 'playwright'
+import { z } from 'zod'
 import type { Computer } from '../computer/computer.ts'
+import { describeZodError, InputError } from '../config/errors.ts'
+import { dollarAmounts, readableTexts } from './readable-text.ts'
 
 /** What a reference step points at: a Playwright selector, or a locator built from `ui`. */
 export type Target = string | Locator
+
+const TextMatch = z.union([z.string(), z.instanceof(RegExp)])
+const IsLocator = z.custom<Locator>((v) => typeof v === 'object' && v !== null && typeof (v as Locator).first === 'function', 'a locator (ui.locator(...), ui.getByRole(...))')
+
+/** Playwright's locator filters; a misspelt one is refused, since Playwright would ignore it silently. */
+const LocatorOptions = z
+  .object({ has: IsLocator.optional(), hasNot: IsLocator.optional(), hasText: TextMatch.optional(), hasNotText: TextMatch.optional() })
+  .strict()
+export type LocatorOptions = z.input<typeof LocatorOptions>
 
 /**
  * Helpers for writing a task's reference solution in a browser. They may *look* at the page
@@ -32,8 +44,12 @@ export class BrowserUi {
   getByTestId(...args: Parameters<Page['getByTestId']>): Locator {
     return this.page.getByTestId(...args)
   }
-  locator(selector: string): Locator {
-    return this.page.locator(selector)
+  /** `ui.locator('#specs tr', { hasText: 'Weight' })`: the options are Playwright's filters. */
+  locator(selector: string, options?: LocatorOptions): Locator {
+    if (options === undefined) return this.page.locator(selector)
+    const parsed = LocatorOptions.safeParse(options)
+    if (!parsed.success) throw InputError.bare(describeZodError(`ui.locator('${selector}')`, parsed.error))
+    return this.page.locator(selector, parsed.data)
   }
 
   /** Opens a path of the web clone (a recorded `goto` step). */
@@ -60,9 +76,38 @@ export class BrowserUi {
     await this.computer.keypress(keys)
   }
 
-  /** Reads an element's visible text (no step: looking is free). */
+  /**
+   * The text the target shows a reader, one line per block (no step: looking is free). Hidden
+   * parts and aria-hidden decoration are left out: a price reads "$129.97", not "$129.97$12997".
+   */
   async text(target: Target): Promise<string> {
-    return (await this.resolve(target).innerText()).trim()
+    const [text] = await this.resolve(target).evaluate(readableTexts)
+    return text ?? ''
+  }
+
+  /** The one dollar amount the target shows, as a number: `await ui.price('#product-price')` is 129.97. */
+  async price(target: Target): Promise<number> {
+    const text = await this.text(target)
+    const amounts = dollarAmounts(text)
+    if (amounts.length !== 1) {
+      throw new Error(`ui.price(${String(target)}): expected one dollar amount, found ${amounts.length} in ${JSON.stringify(text)}; point at one price`)
+    }
+    return amounts[0]!
+  }
+
+  /**
+   * A two-column table (a header cell, then a value cell, each row) as a record, read as
+   * `text` reads: `await ui.table('#specs')` is `{ Brand: 'Sony', ..., Price: '$348.00' }`.
+   */
+  async table(target: Target): Promise<Record<string, string>> {
+    const table = this.resolve(target)
+    await table.waitFor({ state: 'attached', timeout: 10_000 })
+    const record: Record<string, string> = {}
+    for (const row of await table.locator('tr').all()) {
+      const cells = await row.locator(':scope > th, :scope > td').evaluateAll(readableTexts)
+      if (cells.length >= 2) record[cells[0]!] = cells[cells.length - 1]!
+    }
+    return record
   }
 
   /** Centre of the target in viewport pixels, after wheel-scrolling it into view. */

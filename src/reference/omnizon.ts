@@ -1,12 +1,22 @@
+import { z } from 'zod'
+import { InputError } from '../config/errors.ts'
 import type { BrowserUi } from './browser-ui.ts'
 
+/** A card typed into checkout's "Add a new card" form, as the goal states it. */
 export interface NewCard {
+  /** Name on the card, e.g. "Jack Fulton". */
   holder: string
+  /** As the goal writes it; spaces allowed ("9231 3432 8927 7764"). */
   number: string
+  /** Expiry month and year as typed ("1", "2029"). */
   month: string
   year: string
   cvc: string
 }
+
+// A mistyped date would otherwise wait for a radio button that is not there.
+const IsoDate = z.string().regex(/^\d{4}-\d{2}-\d{2}$/, 'an ISO date, e.g. "2025-07-21"')
+const CardId = z.string().regex(/^card-\d+$/, 'a saved card\'s id, e.g. "card-2"')
 
 /** One purchase, as most shopping solutions and their near misses make it. */
 export interface Purchase {
@@ -18,8 +28,8 @@ export interface Purchase {
   quantity?: number
   /** Buy Now (the default) or through the cart. */
   route?: 'buy_now' | 'cart'
-  /** A new card to pay with, and a delivery date (ISO), if the goal asks for them. */
-  card?: NewCard
+  /** A new card to pay with, or a saved card's id ("card-2"), and a delivery date (ISO), if the goal asks for them. */
+  card?: NewCard | string
   delivery?: string
   /** Stop before placing the order (a near miss that never buys). */
   place?: boolean
@@ -79,9 +89,17 @@ export class OmnizonSteps {
     await this.ui.click('#add-card-submit')
   }
 
-  /** On checkout: choose a delivery date by its ISO date, e.g. "2025-07-21". */
+  /** On checkout: "Change" payment, pick a saved card by id ("card-2" is the seeded Mastercard) and use it. */
+  async chooseCard(cardId: string): Promise<void> {
+    const id = valid(CardId, cardId, 'chooseCard')
+    await this.ui.click('#change-payment')
+    await this.ui.click(`#card-radio-${id}`)
+    await this.ui.click('#use-payment')
+  }
+
+  /** On checkout: choose a delivery date by its ISO date, e.g. "2025-07-21" (Jul 16-18 and 21, 2025). */
   async chooseDelivery(date: string): Promise<void> {
-    await this.ui.click(`#delivery-${date}`)
+    await this.ui.click(`#delivery-${valid(IsoDate, date, 'chooseDelivery')}`)
   }
 
   async placeOrder(): Promise<void> {
@@ -94,6 +112,16 @@ export class OmnizonSteps {
 
   async cancelOrder(orderId: string): Promise<void> {
     await this.ui.click(`#cancel-${orderId}`)
+  }
+
+  /** The open product page's price in dollars (looks only). */
+  async price(): Promise<number> {
+    return this.ui.price('#product-price')
+  }
+
+  /** The open product page's specifications table: `{ Brand, <each spec>, Price, 'Item ID' }` (looks only). */
+  async specs(): Promise<Record<string, string>> {
+    return this.ui.table('#specs')
   }
 
   /**
@@ -111,8 +139,15 @@ export class OmnizonSteps {
       await this.addToCart()
       await this.proceedToCheckout()
     }
-    if (purchase.card) await this.addCard(purchase.card)
+    if (typeof purchase.card === 'string') await this.chooseCard(purchase.card)
+    else if (purchase.card) await this.addCard(purchase.card)
     if (purchase.delivery) await this.chooseDelivery(purchase.delivery)
     if (purchase.place ?? true) await this.placeOrder()
   }
+}
+
+function valid(schema: z.ZodString, value: string, step: string): string {
+  const parsed = schema.safeParse(value)
+  if (!parsed.success) throw InputError.bare(`shop.${step}(${JSON.stringify(value)}): expected ${parsed.error.issues[0]?.message}`)
+  return parsed.data
 }

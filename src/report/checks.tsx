@@ -23,6 +23,7 @@ export function CheckItem(props: { check: CheckResult }) {
       <div>
         <div class="check-name">{check.check}</div>
         {message ? <div class="check-msg">{message}</div> : null}
+        <CheckValues check={check} />
       </div>
       {check.judge ? <JudgeDetails judge={check.judge} /> : null}
     </li>
@@ -40,6 +41,43 @@ export function checkMessage(check: CheckResult): string | null {
   if (check.judge?.votes.some((vote) => vote.comment === message)) return null
   if (check.judge?.error && message.includes(check.judge.error)) return null
   return message.trim() === '' ? null : message
+}
+
+/**
+ * A failed comparison in full: the diff of objects and multi-line strings (the values behind a
+ * fold, as the diff shows only the changed lines), else the two values.
+ */
+export function CheckValues(props: { check: CheckResult }) {
+  const { diff, expected, received } = props.check
+  const values =
+    expected !== undefined && received !== undefined ? (
+      <dl class="check-values">
+        <dt class="d-exp">Expected</dt>
+        <dd>
+          <pre>{expected}</pre>
+        </dd>
+        <dt class="d-rec">Received</dt>
+        <dd>
+          <pre>{received}</pre>
+        </dd>
+      </dl>
+    ) : null
+  if (!diff) return values
+  return (
+    <>
+      <pre class="check-diff">
+        {diff.split('\n').map((line) => (
+          <span class={line.startsWith('-') ? 'd-exp' : line.startsWith('+') ? 'd-rec' : undefined}>{`${line}\n`}</span>
+        ))}
+      </pre>
+      {values ? (
+        <details>
+          <summary>expected and received in full</summary>
+          {values}
+        </details>
+      ) : null}
+    </>
+  )
 }
 
 export const JUDGE_KIND: Record<JudgedCheck['type'], string> = {

@@ -113,6 +113,10 @@ ul.checks > li.c-fail { background: color-mix(in srgb, var(--fail-bg) 60%, trans
 .mark { font-weight: 700; font-size: 15px; line-height: 1.45; }
 .check-name { font-weight: 550; overflow-wrap: anywhere; }
 .check-msg { color: var(--muted); white-space: pre-wrap; overflow-wrap: anywhere; font-size: 14px; }
+.check-diff, .check-values pre { font-family: var(--mono); font-size: 12.5px; background: var(--bg); border: 1px solid var(--border); border-radius: 6px; padding: 6px 10px; margin: 6px 0 0; max-height: 420px; overflow: auto; }
+.check-values { display: grid; grid-template-columns: max-content 1fr; gap: 4px 10px; margin: 6px 0 0; font-size: 13px; }
+.check-values dt { font-weight: 600; padding-top: 7px; } .check-values dd { margin: 0; } .check-values pre { margin: 0; }
+.d-exp { color: var(--pass); } .d-rec { color: var(--fail); }
 .judge { grid-column: 2; margin-top: 6px; border-left: 2px solid var(--border); padding-left: 12px; font-size: 14px; }
 .judge .asked { color: var(--muted); }
 .judge .asked q { color: var(--fg); font-style: italic; }

@@ -22,6 +22,11 @@ export const CheckResult = z.object({
   /** 1 pass, 0 fail, -1 unscored (a judged check without a verdict). */
   score: z.number(),
   message: z.string().nullable(),
+  /** A failed comparison's values in full, pretty-printed (the message may name them only in part). */
+  expected: z.string().optional(),
+  received: z.string().optional(),
+  /** Their line diff (`- Expected` / `+ Received`), for objects, arrays and multi-line strings. */
+  diff: z.string().optional(),
   input_tokens: z.number().int().nonnegative(),
   output_tokens: z.number().int().nonnegative(),
   /** Set on judged checks (an LLM grader's verdict): what was asked and how each grader voted. */

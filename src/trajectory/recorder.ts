@@ -4,6 +4,7 @@ import type { StepAction } from '../schema/action.ts'
 import type { CheckResult, Step } from '../schema/run.ts'
 import { describeAction } from '../computer/computer.ts'
 import { redact } from '../agents/shared/redact.ts'
+import { plainText } from '../files/plain-text.ts'
 
 /** Shows a step or a check in the Vitest UI; may fail once the test is over, which is ignored. */
 export type Annotate = (message: string, type: string, attachment?: { path: string; contentType: string }) => Promise<unknown>
@@ -49,7 +50,7 @@ export class Recorder {
       thought: this.thought,
       screenshot,
       url: input.url,
-      error: input.error ? redact(input.error, this.secrets) : null,
+      error: input.error ? plainText(redact(input.error, this.secrets)) : null,
     }
     this.thought = ''
     this.steps.push(step)
@@ -58,7 +59,8 @@ export class Recorder {
     return step
   }
 
-  async recordCheck(check: CheckResult): Promise<void> {
+  async recordCheck(input: CheckResult): Promise<void> {
+    const check = plainCheck(input)
     this.checks.push(check)
     const mark = check.score < 0 ? '○' : check.passed ? '✓' : '✗'
     await this.show(`${mark} ${check.check}${(check.passed && !check.judge) || !check.message ? '' : `: ${check.message}`}`, 'check', null)
@@ -91,6 +93,16 @@ export class Recorder {
     const attachment = screenshot ? { path: this.absolute(screenshot), contentType: 'image/png' } : undefined
     await this.annotate(message, type, attachment).catch(() => undefined)
   }
+}
+
+/** A check's texts without terminal colours (a matcher's or a grader's message may carry them). */
+function plainCheck(check: CheckResult): CheckResult {
+  const plain = { ...check, message: check.message === null ? null : plainText(check.message) }
+  for (const key of ['expected', 'received', 'diff'] as const) {
+    const text = check[key]
+    if (text !== undefined) plain[key] = plainText(text)
+  }
+  return plain
 }
 
 /** Text an action carries (typed text, a final message) without the run's secrets. */

@@ -6,8 +6,9 @@ import { beforeAll, describe, expect, test } from 'vitest'
 import { LABEL } from '../../src/docker/labels.ts'
 import { docker, noDocker } from '../docker/docker-available.ts'
 import { startEngineProxy } from '../docker/engine-proxy.ts'
-import { declaredVariants, gateRows, renderGate, variantProblems, type Declared, type GateRuns } from './gate.ts'
-import { runBenchmark, taskFileCount } from './run-benchmark.ts'
+import { gateRows, renderGate, variantProblems, type Declared, type GateRuns } from '../../src/validity/gate.ts'
+import { declaredVariants } from '../../src/validity/validate.ts'
+import { ROOT, runBenchmark, taskFileCount } from './run-benchmark.ts'
 
 const count = taskFileCount('desktop')
 const FAULT_AGENTS = { AGENTEST_CONFIG: 'test/fixtures/faults.config.yaml' }
@@ -33,7 +34,7 @@ describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 1_500_000 }, ()
   let declared: Declared
   const runs: Partial<GateRuns> = {}
   beforeAll(async () => {
-    declared = await declaredVariants('desktop')
+    declared = await declaredVariants(ROOT, ['tasks/desktop'])
   }, 120_000)
 
   test('every desktop task passes under the oracle, and no container is left', async () => {

@@ -13,6 +13,12 @@ function expectOneLine(stderr: string, line: string | RegExp): void {
   expect(lines[0]).toMatch(line)
 }
 
+function expectOneAgentestLine(stderr: string, line: string | RegExp): void {
+  const lines = stderr.split('\n').filter((l) => l.startsWith('agentest:'))
+  expect(lines, stderr).toHaveLength(1)
+  expect(lines[0]).toMatch(line)
+}
+
 describe('bad input gets one clear line', { timeout: 120_000 }, () => {
   test('an unknown agent name', async () => {
     const run = await runBenchmark(['tasks/omnizon'], { AGENTEST_AGENT: 'gpt-9' })
@@ -54,15 +60,36 @@ describe('bad input gets one clear line', { timeout: 120_000 }, () => {
     expectOneLine(run.stderr, 'agentest: browser.executable_path: no browser at /nonexistent/chromium (fix the path, or unset it to search)')
   })
 
-  test('a task without a goal, or with an unknown image or level, names the file and the field', async () => {
-    const run = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts'])
+  // Each mistake ends the run at load with its one line (and no "no task matches -t" after it).
+  const MISTAKES: Array<[string, RegExp]> = [
+    ['no-goal', /^agentest: test\/fixtures\/bad-tasks\/no-goal\.task\.ts: agentTest\(\): goal: every task needs a goal$/],
+    ['unknown-image', /^agentest: test\/fixtures\/bad-tasks\/unknown-image\.task\.ts: agentTest\(\): desktop_image: .*"agentest\/desktop"/],
+    ['unknown-level', /^agentest: test\/fixtures\/bad-tasks\/unknown-level\.task\.ts: agentTest\(\): level: .*"paper"/],
+    ['misspelt-option', /^agentest: test\/fixtures\/bad-tasks\/misspelt-option\.task\.ts: agentTest\(\): max_step: not an agentTest\(\) option; did you mean "max_steps"\?$/],
+    ['misnamed', /^agentest: test\/fixtures\/bad-tasks\/misnamed\.task\.ts: agentTest\(\): id: "renamed-task" differs from the file name: name the file renamed-task\.task\.ts/],
+    ['unknown-seed', /^agentest: test\/fixtures\/bad-tasks\/unknown-seed\.task\.ts: agentTest\(\): seed: Omnizon has no seed "past-order" \(did you mean "past-orders"\?\); its seeds: default, past-orders$/],
+    ['capital-near-miss', /^agentest: test\/fixtures\/bad-tasks\/capital-near-miss\.task\.ts: agentTest\(\): near_misses\.Wrong Item: "Wrong Item" is not a valid name: a variant name is lowercase words/],
+  ]
+  test.each(MISTAKES)('a task file with a mistake (%s) ends the run with one line naming the file and the field', async (name, line) => {
+    const run = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts', '-t', 'never runs'], {
+      FIXTURE_TASKS: `test/fixtures/bad-tasks/${name}.task.ts`,
+    })
     expect(run.code).toBe(1)
-    const output = run.stdout + run.stderr
-    expect(output).toContain('test/fixtures/bad-tasks/no-goal.task.ts: agentTest(): goal: every task needs a goal')
-    expect(output).toMatch(/test\/fixtures\/bad-tasks\/unknown-image\.task\.ts: agentTest\(\): desktop_image: .*"agentest\/desktop"/)
-    expect(output).toMatch(/test\/fixtures\/bad-tasks\/unknown-level\.task\.ts: agentTest\(\): level: .*"paper"/)
-    // No stack frames or code frame: just the line.
-    expect(output).not.toMatch(/^\s+at |❯ .*\.ts:\d+:\d+/m)
+    // Vitest also shows the failed file, with the same line; agentest says it once, and nothing else.
+    expectOneAgentestLine(run.stderr, line)
+    // No stack frames or code frame: just the line; and no summary of a run that did not happen.
+    expect(run.stdout + run.stderr).not.toMatch(/^\s+at |❯ .*\.ts:\d+:\d+/m)
+    expect(run.summary).toBeNull()
+  })
+
+  test('two files that declare the same id are both named', async () => {
+    const run = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts'], { FIXTURE_TASKS: 'test/fixtures/duplicate-tasks/**/*.task.ts' })
+    expect(run.code).toBe(1)
+    expectOneAgentestLine(
+      run.stderr,
+      'agentest: test/fixtures/duplicate-tasks/a/twin.task.ts and test/fixtures/duplicate-tasks/b/twin.task.ts: id: both declare the task "twin"; task ids must be unique (a task\'s records are named by its id)',
+    )
+    expect(run.summary).toBeNull()
   })
 })
 

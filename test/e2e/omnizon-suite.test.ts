@@ -1,8 +1,9 @@
 import { existsSync } from 'node:fs'
 import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
-import { declaredVariants, gateRows, renderGate, variantProblems, type Declared, type GateRuns } from './gate.ts'
-import { finishOf, runBenchmark, taskIds, type BenchmarkRun } from './run-benchmark.ts'
+import { gateRows, renderGate, variantProblems, type Declared, type GateRuns } from '../../src/validity/gate.ts'
+import { declaredVariants } from '../../src/validity/validate.ts'
+import { finishOf, ROOT, runBenchmark, taskIds, type BenchmarkRun } from './run-benchmark.ts'
 
 const ids = taskIds('omnizon')
 
@@ -15,7 +16,7 @@ describe('tasks/omnizon end to end', { timeout: 900_000 }, () => {
   let declared: Declared
   const runs: Partial<GateRuns> = {}
   beforeAll(async () => {
-    declared = await declaredVariants('omnizon')
+    declared = await declaredVariants(ROOT, ['tasks/omnizon'])
   }, 120_000)
 
   test('every task passes under the oracle, with a valid record, screenshots and final state', async () => {

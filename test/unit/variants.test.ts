@@ -44,7 +44,7 @@ describe('the variants a task runs under the near-miss and alternative agents', 
   })
 
   test('a goal that names an app must come with its shortcut near miss', () => {
-    const desktop = { id: 'd-1', goal: 'In Gnumeric, ...', desktop_image: 'agentest/desktop' as const, solution: solve, tool: 'gnumeric' }
+    const desktop = { id: 't-1', goal: 'In Gnumeric, ...', desktop_image: 'agentest/desktop' as const, solution: solve, tool: 'gnumeric' }
     expect(refusal(desktop)).toBe('tasks/demo/t-1.task.ts: agentTest(): near_misses: the goal names gnumeric, so declare a near miss named "shortcut" that does the task without it (its checks must catch that)')
     expect(parseTaskSpec({ ...desktop, near_misses: { shortcut: solve } }, 'f').tool).toBe('gnumeric')
   })

@@ -1,0 +1,33 @@
+/**
+ * Is a task sound? One command for the verdict:
+ *
+ *   npm run validate -- [task ids, task files or folders]   (none: every task)
+ *
+ * Runs the tasks under oracle (must pass), nop (must fail), every near miss, declared and
+ * generated (each must fail) and every alternative (each must pass), then prints one table with
+ * a verdict per task. Exits 0 only when every task is sound; the four runs' records stay in
+ * --out (a fresh temporary folder by default) for reading why.
+ */
+import { mkdtempSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join, resolve } from 'node:path'
+import { renderGate } from '../src/validity/gate.ts'
+import { validate } from '../src/validity/validate.ts'
+import { cli } from './cli.ts'
+
+const USAGE = 'usage: npm run validate -- [task ids, task files or folders] [--out <folder>] [--config <vitest config>]'
+const script = cli('validate', USAGE)
+
+async function main(): Promise<void> {
+  const { values, positionals } = script.parse({ out: { type: 'string' }, config: { type: 'string' } })
+  if (values.help) return void process.stdout.write(`${USAGE}\n`)
+  const root = process.cwd()
+  const outDir = values.out ? resolve(values.out) : mkdtempSync(join(tmpdir(), 'agentest-validate-'))
+  const targets = positionals.length ? positionals : ['tasks']
+  process.stdout.write(`validate: ${targets.join(' ')} under oracle, nop, near-miss and alternative (records: ${outDir})\n`)
+  const { rows } = await validate({ root, targets, outDir, ...(values.config ? { config: values.config } : {}), log: (line) => process.stdout.write(`validate: ${line}\n`) })
+  process.stdout.write(`${renderGate(targets.join(' '), rows)}\n`)
+  process.exitCode = rows.every((row) => row.verdict === 'sound') ? 0 : 1
+}
+
+await script.run(main)

@@ -1,0 +1,52 @@
+import { execFile } from 'node:child_process'
+import { mkdtempSync, readdirSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { describe, expect, test } from 'vitest'
+import { ROOT } from './run-benchmark.ts'
+
+const exec = promisify(execFile)
+const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs')
+const CONFIG = ['--config', 'test/fixtures/fixture-tasks.vitest.config.ts']
+
+/** `npm run validate -- <args>` over the fixture tasks in test/fixtures/validate-tasks. */
+async function validate(args: string[]): Promise<{ code: number; stdout: string; stderr: string; out: string }> {
+  const out = mkdtempSync(join(tmpdir(), 'agentest-validate-test-'))
+  const env = { ...process.env, FIXTURE_TASKS: 'test/fixtures/validate-tasks/*.task.ts', NO_COLOR: '1' }
+  try {
+    const { stdout, stderr } = await exec(process.execPath, [TSX, 'scripts/validate.ts', ...CONFIG, '--out', out, ...args], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 })
+    return { code: 0, stdout, stderr, out }
+  } catch (error) {
+    const failed = error as { code: number; stdout: string; stderr: string }
+    return { code: failed.code, stdout: failed.stdout, stderr: failed.stderr, out }
+  }
+}
+
+const row = (stdout: string, id: string) => stdout.split('\n').find((line) => line.startsWith(`${id} `)) ?? ''
+
+describe('npm run validate: one command for a task\'s verdict', { timeout: 300_000 }, () => {
+  test('a task whose near miss wrongly passes is unsound, the sound one is sound, and the exit code says so', async () => {
+    const run = await validate(['test/fixtures/validate-tasks'])
+    expect(run.code, run.stderr).toBe(1)
+    expect(row(run.stdout, 'sound-buy')).toMatch(/^sound-buy +passed +failed +wrong item ✓ · placed then cancelled ✓ · duplicate ✓ +through the category ✓ +sound$/)
+    expect(row(run.stdout, 'loose-check')).toMatch(/^loose-check +passed +failed +wrong item ✗ passed .* unsound$/)
+    expect(run.stdout).toContain('✗ loose-check: near miss "wrong item" passed (it must fail)')
+    expect(run.stdout).toContain('1 of 2 tasks unsound')
+    // The four runs' records stay for reading why.
+    expect(readdirSync(run.out).sort()).toEqual(['alternative', 'near-miss', 'nop', 'oracle'])
+  })
+
+  test('a sound task named by id exits 0', async () => {
+    const run = await validate(['sound-buy'])
+    expect(run.code, run.stdout + run.stderr).toBe(0)
+    expect(run.stdout).toContain('all 1 task sound')
+    expect(row(run.stdout, 'loose-check')).toBe('')
+  })
+
+  test('an id no task has is one line', async () => {
+    const run = await validate(['sound-bye'])
+    expect(run.code).toBe(1)
+    expect(run.stderr.trim().split('\n').filter((l) => !l.startsWith('npm warn'))).toEqual(['validate: no task has the id "sound-bye" (name task ids, task files or folders)'])
+  })
+})
