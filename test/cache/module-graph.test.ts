@@ -62,6 +62,15 @@ describe('the module-graph hash', () => {
     expect(moduleGraphHash(join(p.dir, 'a.task.ts'))).not.toBe(whole)
   })
 
+  test("counts an edited reference solution or near miss (the oracle's run changes with it)", () => {
+    const p = project()
+    const before = p.hash()
+    p.write('a.task.ts', taskText('Say 42.').replace('solution: async () => helper()', "solution: async () => { helper(); return 'wrong' }"))
+    expect(p.hash(), 'an edited solution').not.toBe(before)
+    p.write('a.task.ts', taskText('Say 42.').replace('solution: async () => helper() }', "solution: async () => helper(), near_misses: { 'off by one': async () => '41' } }"))
+    expect(p.hash(), 'an added near miss').not.toBe(before)
+  })
+
   test('does not depend on where the files are', () => {
     expect(project().hash()).toBe(project().hash())
   })
