@@ -46,6 +46,7 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
       config_file: loaded.file,
       agent_modules: loaded.agentModules,
       agent_image: loaded.agentImage,
+      attach_screenshots: true,
     }
     return run
   }
@@ -92,8 +93,9 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
       }
       // Watch mode is an author's loop: every save gets a fresh run, never an earlier result.
       if (vitest.config.watch && !process.env.AGENTEST_CACHE) resolved.config.run.cache = 'refresh'
-      project.provide('agentest:run', resolved)
       const reporters = vitest.config.reporters as unknown[]
+      resolved.attach_screenshots = attachmentViewer(vitest.config.ui, reporters)
+      project.provide('agentest:run', resolved)
       if (!reporters.some((r) => r instanceof TestCaseJsonReporter)) {
         const loadCheck = new LoadCheckReporter()
         reporters.push(loadCheck, new TestCaseJsonReporter(resolved), new SummaryReporter(resolved, loadCheck))
@@ -102,6 +104,17 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
       announce(project, resolved)
     },
   }
+}
+
+/**
+ * Whether anything in this run shows annotation attachments: the Vitest UI or the html reporter
+ * (`--reporter=html`, or `['html', options]` in a config). AGENTEST_ATTACH_SCREENSHOTS=1 forces it
+ * on for a reporter of your own.
+ */
+function attachmentViewer(ui: boolean | undefined, reporters: unknown[]): boolean {
+  if (ui || process.env.AGENTEST_ATTACH_SCREENSHOTS === '1') return true
+  const isHtml = (r: unknown) => r === 'html' || (Array.isArray(r) && r[0] === 'html') || (typeof r === 'object' && r?.constructor?.name === 'HTMLReporter')
+  return reporters.some(isHtml)
 }
 
 function announce(project: TestProject, run: ResolvedRun): void {

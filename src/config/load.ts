@@ -3,6 +3,8 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path'
 import { LineCounter, parseDocument } from 'yaml'
 import { Config, type ConfigInput } from '../schema/config.ts'
 import { BUILTIN_AGENTS } from '../agents/names.ts'
+import { BUILTIN_AGENT_OPTIONS } from '../agents/options-schemas.ts'
+import { AgentOptionsError, parseOptions } from '../agents/shared/options.ts'
 import { describeZodError, InputError } from './errors.ts'
 import { AgentImageRegistry, type LoadedAgentSpec } from '../agent-images/registry.ts'
 import { agentImagePolicy, type AgentImagePolicy } from '../agent-images/spec.ts'
@@ -116,6 +118,16 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
   if (!known.includes(config.agent.name)) {
     const source = env.AGENTEST_AGENT ? 'AGENTEST_AGENT' : `${shown}: agent.name`
     throw new InputError(`${source}: unknown agent "${config.agent.name}" (known: ${known.join(', ')})`)
+  }
+  const optionsSchema = BUILTIN_AGENT_OPTIONS[config.agent.name]
+  if (optionsSchema) {
+    try {
+      parseOptions(config.agent.name, optionsSchema, config.agent.options)
+    } catch (error) {
+      const chosen = env.AGENTEST_AGENT ? ` (AGENTEST_AGENT=${config.agent.name})` : ''
+      if (error instanceof AgentOptionsError) throw new InputError(`${shown}: ${error.message}${chosen}`)
+      throw error
+    }
   }
   const agentImages = {
     folders: config.agent_images.folders.map((f) => resolve(base, f)),

@@ -176,17 +176,17 @@ export class DesktopSandbox {
     await this.container.remove({ force: true, v: true }).catch(() => undefined)
   }
 
+  /**
+   * Waits inside the container (one exec polling every 50 ms, not a round trip per probe) until
+   * the X display answers and openbox has claimed the screen.
+   */
   private async waitUntilReady(timeoutMs: number): Promise<void> {
-    const deadline = Date.now() + timeoutMs
-    for (;;) {
-      const probe = await this.exec(['sh', '-c', 'xdpyinfo >/dev/null 2>&1 && test -e /tmp/openbox-ready'], { timeoutMs: 5_000 }).catch(
-        () => null,
-      )
-      if (probe?.exitCode === 0) return
-      if (!(await this.isRunning())) throw new Error(`container ${this.name} stopped before its display was ready`)
-      if (Date.now() > deadline) throw new Error(`container ${this.name}: the X display did not answer within ${timeoutMs} ms`)
-      await new Promise((resolve) => setTimeout(resolve, 200))
-    }
+    const ticks = Math.ceil(timeoutMs / 50)
+    const probe = `for i in $(seq ${ticks}); do xdpyinfo >/dev/null 2>&1 && test -e /tmp/openbox-ready && exit 0; sleep 0.05; done; exit 1`
+    const ready = await this.exec(['sh', '-c', probe], { timeoutMs: timeoutMs + 1_000 }).catch(() => null)
+    if (ready?.exitCode === 0) return
+    if (!(await this.isRunning())) throw new Error(`container ${this.name} stopped before its display was ready`)
+    throw new Error(`container ${this.name}: the X display did not answer within ${timeoutMs} ms`)
   }
 
   /** Runs setup_cmd in the background-friendly way OSUniverse does: apps it starts keep running. */
@@ -194,7 +194,7 @@ export class DesktopSandbox {
     // Output goes to files: an app the command starts in the background would otherwise hold
     // the exec's stream open until the timeout.
     // The window manager's own windows are there before setup; only new ones count as the app's.
-    const before = new Set((await this.visibleWindows()).split('\n').filter(Boolean))
+    const before = await this.exec(['sh', '-c', `echo $(${WINDOW_STATE})`], { timeoutMs: 5_000 }).catch(() => null)
     const wrapped = `( ${setupCmd}
 ) >/tmp/agentest-setup.out 2>/tmp/agentest-setup.err; code=$?; cat /tmp/agentest-setup.err >&2; exit $code`
     // Setup is the task's, before the agent acts: it runs as the agent, so apps it starts are the agent's.
@@ -203,45 +203,33 @@ export class DesktopSandbox {
       const stderr = result.stderr.toString().trim()
       throw new SetupCommandError(`setup_cmd failed (exit ${result.exitCode})${stderr ? `: ${stderr}` : ''}`)
     }
-    await this.waitForWindowsToSettle(before)
-  }
-
-  private async visibleWindows(): Promise<string> {
-    const probe = await this.exec(['sh', '-c', 'xdotool search --onlyvisible --name "" 2>/dev/null | sort'], { timeoutMs: 5_000 }).catch(() => null)
-    return probe?.stdout.toString() ?? ''
+    await this.waitForWindowsToSettle(before?.stdout.toString() ?? '')
   }
 
   /**
-   * Waits until the windows setup_cmd opened have appeared and stopped changing, and a moment
-   * more for the apps in them to start reading input (a shell in a terminal, say): keys typed
-   * before that would be lost.
+   * Waits until the windows setup_cmd opened have appeared and stopped changing (the visible
+   * windows and the focused one the same for 300 ms), or, when it opened none, until nothing has
+   * changed for 1.5 s. The loop runs inside the container. A task whose app needs longer before
+   * it reads keys waits for that in its setup_cmd (tasks/desktop/support.ts's `launch` waits
+   * for the focused window's title, which a shell in xterm sets at its first prompt).
    */
-  private async waitForWindowsToSettle(before: ReadonlySet<string>, timeoutMs = 15_000): Promise<void> {
-    const started = Date.now()
-    const deadline = started + timeoutMs
-    let last = ''
-    let stableSince = Date.now()
-    const opened = (state: string) => state.split('\n').some((line) => /^\d+$/.test(line) && !before.has(line))
-    while (Date.now() < deadline) {
-      // The window list, the focused window and a hash of the screen's pixels: a terminal's
-      // prompt appearing counts as a change, so typing waits for the shell.
-      const probe = await this.exec(
-        ['sh', '-c', 'xdotool search --onlyvisible --name "" 2>/dev/null | sort; xdotool getactivewindow 2>/dev/null; import -window root rgb:- | md5sum'],
-        { timeoutMs: 5_000 },
-      ).catch(() => null)
-      const state = probe?.stdout.toString() ?? ''
-      if (state !== last) {
-        last = state
-        stableSince = Date.now()
-      } else if (Date.now() - stableSince >= 1_200 && (opened(state) || Date.now() - started > 6_000)) {
-        // Settled: windows are up (or, after a while, the setup opened none).
-        break
-      }
-      await new Promise((resolve) => setTimeout(resolve, 250))
-    }
-    await new Promise((resolve) => setTimeout(resolve, 500))
+  private async waitForWindowsToSettle(before: string, timeoutMs = 15_000): Promise<void> {
+    const script = [
+      `last=; same=0; for i in $(seq ${Math.ceil(timeoutMs / 50)}); do`,
+      `  state=$(${WINDOW_STATE})`,
+      '  if [ "$state" = "$last" ]; then same=$((same+1)); else same=0; last=$state; fi',
+      '  opened=no; for w in $state; do case " $BEFORE " in *" $w "*) ;; *) opened=yes;; esac; done',
+      '  [ $opened = yes ] && [ $same -ge 6 ] && exit 0',
+      '  [ $opened = no ] && [ $same -ge 30 ] && exit 0',
+      '  sleep 0.05',
+      'done',
+    ].join('\n')
+    await execIn(this.container, ['sh', '-c', script], { user: USER, env: { ...DISPLAY_ENV, BEFORE: before }, timeoutMs: timeoutMs + 1_000 }).catch(() => null)
   }
 }
+
+/** The visible windows' ids, then the focused window's id: what setup's windows are judged by. */
+const WINDOW_STATE = 'xdotool search --onlyvisible --name "" 2>/dev/null | sort; xdotool getactivewindow 2>/dev/null'
 
 /** Docker multiplexes stdout and stderr of a container without a TTY in 8-byte-headed frames. */
 function demuxLogs(raw: Buffer): string {

@@ -217,5 +217,11 @@ export const ResolvedRun = z.object({
   agent_modules: z.record(z.string(), z.string()),
   /** The packaged agent's spec, when the agent is `image`. */
   agent_image: z.object({ file: z.string(), shown: z.string(), ref: z.string(), spec: AgentImageSpec }).nullable().default(null),
+  /**
+   * Steps are annotated with their screenshot attached only when a viewer shows attachments (the
+   * Vitest UI, the html reporter): Vitest copies every attached file into its attachments folder
+   * and never cleans it, so a plain `vitest run` would grow it by a copy of every screenshot.
+   */
+  attach_screenshots: z.boolean().default(true),
 })
 export type ResolvedRun = z.infer<typeof ResolvedRun>

@@ -254,9 +254,12 @@ export async function inTerminal(
 export async function expectCalculatorShows(expect: Expect, shell: Shell, result: number, tolerance = 1e-9): Promise<void> {
   const probe = await shell(
     [
-      'w=$(xdotool search --onlyvisible --classname "^galculator$" 2>/dev/null | head -n 1)',
+      // galculator maps a second, inert window of its class: activating that one never completes
+      // (xdotool's --sync waits ~15 s), so the focused window is taken when it is galculator's.
+      'ws=$(xdotool search --onlyvisible --classname "^galculator$" 2>/dev/null); a=$(xdotool getactivewindow 2>/dev/null)',
+      'w=$(for x in $ws; do [ "$x" = "$a" ] && echo "$x"; done); [ -n "$w" ] || w=$(echo "$ws" | tail -n 1)',
       'if [ -n "$w" ]; then',
-      '  xdotool windowactivate --sync "$w" >/dev/null 2>&1; sleep 0.3; xdotool key --clearmodifiers ctrl+q',
+      '  [ "$w" = "$a" ] || xdotool windowactivate --sync "$w" >/dev/null 2>&1; sleep 0.3; xdotool key --clearmodifiers ctrl+q',
       '  for i in $(seq 40); do pgrep -x galculator >/dev/null || break; sleep 0.25; done',
       'fi',
       "grep -E '^(mode|remembered_valuex)=' /home/agent/.config/galculator/galculator.conf 2>/dev/null",
@@ -339,7 +342,8 @@ export async function expectWrittenBy(
       '    return mtime, entries',
       'for _ in range(10):',
       '    mtime, entries = look()',
-      "    if mtime is not None and any(e['app'] == app and e['modified'] >= mtime - 2 for e in entries):",
+      '    # No file: no save to wait for. A file: its entry may land a moment after it.',
+      "    if mtime is None or any(e['app'] == app and e['modified'] >= mtime - 2 for e in entries):",
       '        break',
       '    time.sleep(0.5)',
       "print(json.dumps({'mtime': mtime, 'entries': entries}))",

@@ -92,7 +92,9 @@ describe.skipIf(noDocker)('packaged agents on a real engine', { timeout: 600_000
     writeFileSync(join(context, 'Dockerfile'), 'ARG BASE_IMAGE\nFROM ${BASE_IMAGE}\nRUN echo "E: Unable to locate package frobnicate" && false\n')
     const file = join(context, 'broken.agent.yaml')
     const broken: LoadedAgentSpec = { ...minimalPython, file, shown: 'broken.agent.yaml', ref: 'broken:0.1.0', spec: { ...minimalPython.spec, metadata: { name: 'broken', version: '0.1.0' } } }
-    const stopped = async () => (await docker.listContainers({ all: true, filters: { status: ['exited', 'created'] } })).length
+    // The build's own step containers (other tests may stop containers of their own meanwhile).
+    const stopped = async () =>
+      (await docker.listContainers({ all: true, filters: { status: ['exited', 'created'] } })).filter((c) => c.Command.includes('frobnicate')).length
     const before = await stopped()
     const error = (await ensureAgentImage(docker, broken, base, () => {}).catch((e: unknown) => e)) as Error
     expect(error).toBeInstanceOf(AgentImageError)

@@ -192,7 +192,7 @@ describe('openai-cua: the Responses API computer-use loop', () => {
     const { outcome } = await run([], { temperature: 'hot' })
     expect((await rejection(outcome)).message).toBe('agent.options.temperature: Invalid input: expected number, received string')
     const typo = await run([], { safety_check: 'stop' })
-    expect((await rejection(typo.outcome)).message).toBe('agent.options.safety_check: not an option of openai-cua')
+    expect((await rejection(typo.outcome)).message).toBe('agent.options.safety_check: not an option of openai-cua; did you mean "safety_checks"?')
   })
 
   test('a missing API key names the variable', async () => {

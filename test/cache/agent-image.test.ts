@@ -15,6 +15,7 @@ const run = (packaged: boolean): ResolvedRun => ({
   agent_modules: {},
   // Only its presence matters here.
   agent_image: packaged ? ({ ref: 'mine:1.0.0' } as ResolvedRun['agent_image']) : null,
+  attach_screenshots: false,
 })
 
 function harness(packaged: boolean, provision: DockerProvision, inspect: () => Promise<{ Id: string }>): Harness {

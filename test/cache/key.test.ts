@@ -15,7 +15,7 @@ const task = TestCase.parse({
 
 function resolved(agent: Record<string, unknown>, extra: Partial<ResolvedRun> = {}): ResolvedRun {
   const config = Config.parse({ agent: { name: 'openai-chat', model: 'gpt-4o', ...agent } })
-  return { config, run_id: 'r', root: '/', results_path: '/r', config_file: null, agent_modules: {}, agent_image: null, ...extra }
+  return { config, run_id: 'r', root: '/', results_path: '/r', config_file: null, agent_modules: {}, agent_image: null, attach_screenshots: false, ...extra }
 }
 
 const noFile: KeyContent = { taskFile: null }

@@ -52,6 +52,20 @@ describe('loadConfig', () => {
     expect(message).toMatch(/^agentest\.config\.yaml: agent: .*nmae/)
   })
 
+  test("a built-in agent's options are checked when the config loads, with a did-you-mean", () => {
+    const chat = 'agent:\n  name: openai-chat\n  options:\n    temprature: 0.2\n'
+    expect(errorOf(() => loadConfig(folderWith(chat), {}))).toBe('agentest.config.yaml: agent.options.temprature: not an option of openai-chat; did you mean "temperature"?')
+    const cua = 'agent:\n  name: openai-cua\n  options:\n    safety_checks: sometimes\n'
+    expect(errorOf(() => loadConfig(folderWith(cua), {}))).toMatch(/^agentest\.config\.yaml: agent\.options\.safety_checks: .*"acknowledge"\|"stop"/)
+    // Options for another agent than the one AGENTEST_AGENT picks: the line says which agent judged them.
+    expect(errorOf(() => loadConfig(folderWith(cua.replace('sometimes', 'stop')), { AGENTEST_AGENT: 'openai-chat' }))).toBe(
+      'agentest.config.yaml: agent.options.safety_checks: not an option of openai-chat (AGENTEST_AGENT=openai-chat)',
+    )
+    expect(errorOf(() => loadConfig(folderWith('agent:\n  name: replay\n'), {}))).toMatch(/^agentest\.config\.yaml: agent\.options\.from: /)
+    // The harness's own agents read no options: a model agent's config still runs its nop baseline.
+    expect(loadConfig(folderWith(cua.replace('sometimes', 'stop')), { AGENTEST_AGENT: 'nop' }).config.agent.name).toBe('nop')
+  })
+
   test('an unknown agent lists the known ones', () => {
     expect(errorOf(() => loadConfig(folderWith(null), { AGENTEST_AGENT: 'gpt-9' }))).toBe(
       'AGENTEST_AGENT: unknown agent "gpt-9" (known: oracle, nop, near-miss, alternative, openai-cua, openai-chat, replay, image)',

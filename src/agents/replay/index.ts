@@ -1,18 +1,10 @@
-import { z } from 'zod'
 import { performAction } from '../../computer/computer.ts'
 import { defineHarnessAgent } from '../agent.ts'
 import { parseOptions } from '../shared/options.ts'
+import { ReplayOptions } from './options.ts'
 import { findRecordedRun, loadRecordedRun, rebase, recordedOrigin, recordedSteps } from './recorded-run.ts'
 
-export const ReplayOptions = z
-  .object({
-    /** A `<task>.json`, a run folder, or a run id under the results dir. */
-    from: z.string().min(1),
-    /** Give the recorded final answer too. */
-    answer: z.boolean().default(true),
-  })
-  .strict()
-export type ReplayOptions = z.infer<typeof ReplayOptions>
+export { ReplayOptions } from './options.ts'
 
 /**
  * `replay`: performs the actions of a recorded TestCaseRun again, with their thoughts, and gives

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { issuePath } from '../../config/errors.ts'
+import { didYouMean } from '../../config/did-you-mean.ts'
 
 /** A size in pixels that screenshots are scaled down to fit (aspect kept). */
 export const ImageFit = z.object({ width: z.number().int().min(64), height: z.number().int().min(64) }).strict()
@@ -38,7 +39,9 @@ export function parseOptions<S extends z.ZodType>(agent: string, schema: S, opti
   const issue = parsed.error.issues[0]!
   const keys = issue.code === 'unrecognized_keys' ? issue.keys : []
   const field = issuePath(['agent', 'options', ...issue.path, ...keys.slice(0, 1)])
-  const message = issue.code === 'unrecognized_keys' ? `not an option of ${agent}` : issue.message
+  const known = schema instanceof z.ZodObject ? Object.keys(schema.shape) : []
+  const near = keys[0] ? didYouMean(keys[0], known) : null
+  const message = issue.code === 'unrecognized_keys' ? `not an option of ${agent}${near ? `; did you mean "${near}"?` : ''}` : issue.message
   const error = new AgentOptionsError(`${field}: ${message}`)
   error.stack = `${error.name}: ${error.message}`
   throw error
