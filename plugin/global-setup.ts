@@ -24,7 +24,16 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const external = run.config.apps.omnizon.url
   const [omnizon, browser, docker] = await Promise.all([
     external ? { url: external.replace(/\/$/, ''), close: async () => {} } : startOmnizon(),
-    chromium.launchServer({ executablePath: found.executablePath, headless: run.config.browser.headless, args: chromiumArgs() }),
+    // Signals are the run's to handle (plugin/interrupt.ts): tasks in flight still need the browser
+    // to finish their records; teardown closes it, and Playwright kills it if the process exits.
+    chromium.launchServer({
+      executablePath: found.executablePath,
+      headless: run.config.browser.headless,
+      args: chromiumArgs(),
+      handleSIGINT: false,
+      handleSIGTERM: false,
+      handleSIGHUP: false,
+    }),
     prepareDocker(run, log),
   ])
   await writeRunConfig(run)

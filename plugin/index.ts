@@ -12,6 +12,7 @@ import TestCaseJsonReporter from '../reporters/testcase-json.ts'
 import SummaryReporter from '../reporters/summary.ts'
 import ProgressReporter from '../reporters/progress.ts'
 import LoadCheckReporter from '../reporters/load-check.ts'
+import { RunInterrupt } from './interrupt.ts'
 import { RETRY_REFUSED, retryCount } from '../src/fixtures/retry.ts'
 
 export interface AgentestPluginOptions {
@@ -33,6 +34,7 @@ const GLOBAL_SETUP = fileURLToPath(new URL('./global-setup.ts', import.meta.url)
  */
 export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
   let run: ResolvedRun | null = null
+  const interrupt = new RunInterrupt()
   const resolveRun = (root: string): ResolvedRun => {
     if (run) return run
     const loaded = failOnInputError(() => loadConfig(root))
@@ -91,6 +93,8 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
           throw new InputError(`--retry ${retries}: ${RETRY_REFUSED}`)
         })
       }
+      // Ctrl-C and SIGTERM stop the run with every record written; a second one exits at once.
+      if (!vitest.config.watch) interrupt.install(vitest)
       // Watch mode is an author's loop: every save gets a fresh run, never an earlier result.
       if (vitest.config.watch && !process.env.AGENTEST_CACHE) resolved.config.run.cache = 'refresh'
       const reporters = vitest.config.reporters as unknown[]
@@ -98,7 +102,7 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
       project.provide('agentest:run', resolved)
       if (!reporters.some((r) => r instanceof TestCaseJsonReporter)) {
         const loadCheck = new LoadCheckReporter()
-        reporters.push(loadCheck, new TestCaseJsonReporter(resolved), new SummaryReporter(resolved, loadCheck))
+        reporters.push(loadCheck, new TestCaseJsonReporter(resolved, interrupt), new SummaryReporter(resolved, loadCheck, interrupt))
         if (resolved.config.run.progress_ms > 0 && !vitest.config.mergeReports) reporters.push(new ProgressReporter(resolved))
       }
       announce(project, resolved)

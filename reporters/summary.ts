@@ -1,7 +1,9 @@
 import { existsSync } from 'node:fs'
 import { dirname, join } from 'node:path'
 import { LEADERBOARD_HTML, writeLeaderboard } from '../src/leaderboard/index.ts'
-import type { Reporter, TestCase, TestModule, Vitest } from 'vitest/node'
+import type { Reporter, SerializedError, TestCase, TestModule, TestSpecification, Vitest } from 'vitest/node'
+import { orphanKind, orphanRecords, stopCause, type StopCause } from '../src/faults/orphans.ts'
+import type { StopSignal } from '../plugin/interrupt.ts'
 import type { ResolvedRun } from '../src/schema/config.ts'
 import type { TestCaseRun } from '../src/schema/run.ts'
 import type { RunSummary, Tally } from '../src/schema/summary.ts'
@@ -19,22 +21,35 @@ export default class SummaryReporter implements Reporter {
   private readonly startedAt = new Date()
   private vitest: Vitest | null = null
 
-  /** `loadCheck`: a run that ended on a task file's mistake gets no summary, only that mistake. */
+  private readonly recorded = new Set<string>()
+  private specifications = 0
+
+  /**
+   * `loadCheck`: a run that ended on a task file's mistake gets no summary, only that mistake.
+   * `interrupt`: the run's signal handler, which says whether (and how) the run was stopped.
+   */
   constructor(
     private readonly run: ResolvedRun,
     private readonly loadCheck: { readonly problems: readonly string[] } = { problems: [] },
+    private readonly interrupt: { readonly signal: StopSignal | null } = { signal: null },
   ) {}
 
   onInit(vitest: Vitest): void {
     this.vitest = vitest
   }
 
-  onTestCaseResult(test: TestCase): void {
-    const record = toTestCaseRun(test, this.run)
-    if (record) this.runs.set(recordKey(record), record)
+  onTestRunStart(specifications: ReadonlyArray<TestSpecification>): void {
+    this.specifications = specifications.length
   }
 
-  async onTestRunEnd(modules: ReadonlyArray<TestModule>): Promise<void> {
+  onTestCaseResult(test: TestCase): void {
+    const record = toTestCaseRun(test, this.run)
+    if (!record) return
+    this.runs.set(recordKey(record), record)
+    this.recorded.add(test.id)
+  }
+
+  async onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError> = []): Promise<void> {
     if (this.loadCheck.problems.length > 0) return
     const pattern = this.vitest?.config.testNamePattern
     if (this.runs.size === 0 && pattern && modules.length > 0) {
@@ -42,8 +57,11 @@ export default class SummaryReporter implements Reporter {
       process.stderr.write(`agentest: no task matches -t ${String(pattern)} (task names start with their id, e.g. -t 'omnizon-3\\b')\n`)
       process.exitCode = 1
     }
-    if (this.runs.size === 0) return
-    const summary = buildSummary([...this.runs.values()], this.run, this.startedAt)
+    const cause = stopCause(this.interrupt.signal, errors)
+    if (cause) for (const record of orphanRecords(modules, this.recorded, this.run, orphanKind(cause))) this.runs.set(recordKey(record), record)
+    const interrupted = cause ? notStarted(modules, this.recorded, this.run, this.specifications, cause) : undefined
+    if (this.runs.size === 0 && !interrupted) return
+    const summary = { ...buildSummary([...this.runs.values()], this.run, this.startedAt), ...(interrupted ? { interrupted } : {}) }
     await writeJsonAtomic(join(this.run.results_path, 'summary.json'), summary)
     const log = (line: string) => (this.vitest ? this.vitest.logger.log(line) : console.log(line))
     for (const line of renderTable(summary)) log(line)
@@ -59,6 +77,7 @@ export default class SummaryReporter implements Reporter {
       return null
     })
     log(`  results: ${this.run.results_path}${report ? ` · report: ${report}` : ''}`)
+    for (const line of resumeLines(summary)) log(line)
     await this.refreshLeaderboard(log)
   }
 
@@ -72,6 +91,45 @@ export default class SummaryReporter implements Reporter {
       (error: unknown) => log(`  the leaderboard could not be rewritten: ${error instanceof Error ? error.message : String(error)}`),
     )
   }
+}
+
+/**
+ * What an interrupt left undone: tests of loaded files that never ran (Vitest skips them with
+ * the cancel's note; a test filtered out by -t is skipped without one), and task files that
+ * were never loaded at all.
+ */
+function notStarted(modules: ReadonlyArray<TestModule>, recorded: ReadonlySet<string>, run: ResolvedRun, specifications: number, cause: StopCause): NonNullable<RunSummary['interrupted']> {
+  let tasks = 0
+  let loaded = 0
+  for (const module of modules) {
+    const tests = [...module.children.allTests()]
+    if (tests.length > 0) loaded++
+    for (const test of tests) {
+      if (recorded.has(test.id) || !test.meta().agentest) continue
+      const result = test.result()
+      // In flight when the worker died: recorded from the disk, not "not started".
+      if (result.state === 'pending' && existsSync(join(run.results_path, recordKey(test.meta().agentest!.task)))) continue
+      if (result.state === 'pending' || (result.state === 'skipped' && /aborted|cancel/i.test(result.note ?? ''))) tasks++
+    }
+  }
+  return { cause, not_started: tasks, files_not_started: Math.max(0, specifications - loaded) }
+}
+
+/** How a stop is named on the console and in the report. */
+export const STOP_CAUSES: Record<StopCause, string> = { SIGINT: 'Ctrl-C', SIGTERM: 'SIGTERM', worker_died: 'a Vitest worker that died' }
+
+/** After an interrupted run: what it left, and that the same command finishes it. */
+export function resumeLines(summary: RunSummary): string[] {
+  const stop = summary.interrupted
+  if (!stop) return []
+  const how = STOP_CAUSES[stop.cause]
+  const cutOff = summary.totals.aborted + (summary.totals.faults.worker_killed ?? 0)
+  const finished = summary.totals.total - cutOff
+  const files = stop.files_not_started ? ` (and ${stop.files_not_started} task file${stop.files_not_started === 1 ? '' : 's'} never loaded)` : ''
+  return [
+    `  interrupted by ${how}: ${finished} finished · ${cutOff} cut off in flight · ${stop.not_started} not started${files}`,
+    '  to resume, run the same command again: finished tasks are reused, aborted and unstarted ones run',
+  ]
 }
 
 /** Evidence files the records name that are not in the run folder (a merge without the shards' folders). */
@@ -95,7 +153,7 @@ export function buildSummary(runs: TestCaseRun[], run: ResolvedRun, startedAt: D
 export function renderTable(summary: RunSummary): string[] {
   // With several epochs a row counts attempts; the epoch line below has the per-task figures.
   const several = (summary.epochs?.epochs ?? 1) > 1
-  const rows: string[][] = [['', several ? 'attempts' : 'tasks', 'passed', 'failed', 'error', 'timeout', 'skipped', 'unscored', 'passed/scored', 'unscored as failed']]
+  const rows: string[][] = [['', several ? 'attempts' : 'tasks', 'passed', 'failed', 'error', 'timeout', 'aborted', 'skipped', 'unscored', 'passed/scored', 'unscored as failed']]
   const percent = (rate: number | null) => (rate === null ? '—' : `${(rate * 100).toFixed(1)}%`)
   const row = (label: string, t: Tally) => [
     label,
@@ -104,6 +162,7 @@ export function renderTable(summary: RunSummary): string[] {
     String(t.failed),
     String(t.error),
     String(t.timeout),
+    String(t.aborted),
     String(t.skipped),
     String(t.unscored),
     percent(t.success_rate),
@@ -138,6 +197,7 @@ export function renderTable(summary: RunSummary): string[] {
     format(rows[rows.length - 1]!),
     rule,
     ...(setAside ? [`  ${setAside}`] : []),
+    ...faultLines(summary.totals),
     ...(summary.epochs ? epochLines(summary.epochs) : []),
     `  duration all: mean ${seconds(d.all.mean_ms)} · median ${seconds(d.all.median_ms)} · p90 ${seconds(d.all.p90_ms)}` +
       `   passed: mean ${seconds(d.passed.mean_ms)} · median ${seconds(d.passed.median_ms)} · p90 ${seconds(d.passed.p90_ms)}`,
@@ -161,6 +221,15 @@ export function epochLines(e: EpochReduction): string[] {
   const k = Math.max(...Object.keys(e.pass_at_k).map(Number))
   const reached = k > 1 ? ` · pass@${k} ${percent(e.pass_at_k[String(k)])} · pass^${k} ${percent(e.pass_hat_k[String(k)])}` : ''
   return [`  over ${e.epochs} epochs: success rate ${percent(e.success_rate)}${interval} · pass@1 ${percent(e.pass_at_k['1'])}${reached}`]
+}
+
+/** Tasks that ended in a fault (not the agent's doing), by kind; nothing when there were none. */
+export function faultLines(totals: Tally): string[] {
+  // An interrupt's aborted tasks have their own lines (resumeLines).
+  const kinds = Object.entries(totals.faults).filter(([kind]) => kind !== 'aborted')
+  if (kinds.length === 0) return []
+  const listed = kinds.map(([kind, n]) => `${kind} ${n}`).join(' · ')
+  return [`  faults, not the agent's doing: ${listed} (never reused: the same command runs them again)`]
 }
 
 /** Cached results and human reviews, only when there are any: most runs have neither. */

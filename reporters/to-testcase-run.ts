@@ -25,9 +25,10 @@ export function toTestCaseRun(test: VitestTestCase, run: ResolvedRun): TestCaseR
   const checkMessages = new Set(failedChecks.flatMap((c) => (c.message === null ? [] : [c.message, `${c.check}: ${c.message}`])))
   const isCheck = (error: { name?: string; message: string }) => checkMessages.has(plainText(error.message)) || error.name === 'AssertionError'
   const status = statusOf(result.state, record?.agent_status ?? 'not_run', errors, isCheck)
+
   const firstError = errors.find((e) => !isCheck(e)) ?? errors[0]
   const testError: RunError | null = firstError
-    ? { kind: isCheck(firstError) ? 'check_failed' : 'error', message: oneLine(firstError.message) }
+    ? { kind: isCheck(firstError) ? 'check_failed' : record ? 'error' : errorKindWithoutRecord(firstError.message), message: oneLine(firstError.message) }
     : null
   const now = new Date().toISOString()
   const duration = test.diagnostic()?.duration ?? 0
@@ -72,6 +73,7 @@ export function toTestCaseRun(test: VitestTestCase, run: ResolvedRun): TestCaseR
     cache_key: record?.cache_key ?? null,
     cached: record?.cached ?? false,
     cached_from: record?.cached_from ?? null,
+    retries: record?.retries ?? [],
   }
   return TestCaseRun.parse(candidate)
 }
@@ -83,11 +85,20 @@ function statusOf(
   isCheck: (error: { name?: string; message: string }) => boolean,
 ): RunStatus {
   if (agentStatus === 'timeout' || errors.some((e) => /test timed out/i.test(e.message))) return 'timeout'
-  if (agentStatus === 'error' || agentStatus === 'aborted') return 'error'
+  if (agentStatus === 'aborted') return 'aborted'
+  if (agentStatus === 'error') return 'error'
   if (state === 'skipped') return 'skipped'
   if (state === 'passed') return 'passed'
   // Failed checks make a failure; anything else that broke the test is an error.
   return errors.every(isCheck) ? 'failed' : 'error'
+}
+
+/**
+ * A test that failed before its session wrote anything: its worker died under it (Vitest's
+ * words for a killed or crashed fork), or something else broke before the sandbox existed.
+ */
+function errorKindWithoutRecord(message: string): string {
+  return /worker .*(exited|emitted error)|Worker exited unexpectedly|Channel closed|process exited/i.test(message) ? 'worker_killed' : 'error'
 }
 
 /** The first line, as plain text: the record holds no terminal colours. */

@@ -1,3 +1,4 @@
+import { isFault } from '../faults/kinds.ts'
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
 import { TestCaseRun } from '../schema/run.ts'
@@ -20,7 +21,8 @@ export type CacheIndex = Record<string, { file: string; runDir: string; passed: 
  * grader is reusable: re-grading its evidence is exactly what a later run can do.
  */
 export function isReusable(record: TestCaseRun): boolean {
-  if (record.status === 'passed' || record.status === 'failed') return record.error?.kind !== 'sandbox_gone'
+  // A fault is the machine's, not the agent's result: the task runs again.
+  if (record.status === 'passed' || record.status === 'failed') return !isFault(record)
   return record.status === 'skipped' && record.error?.kind === 'unscored'
 }
 

@@ -28,6 +28,7 @@ const ENV_OVERRIDES = {
   AGENTEST_MODEL_CACHE: { path: ['run', 'model_cache'], read: boolean },
   AGENTEST_PROGRESS_MS: { path: ['run', 'progress_ms'], read: integer },
   AGENTEST_TASK_TIMEOUT_MS: { path: ['run', 'task_timeout_ms'], read: integer },
+  AGENTEST_INFRA_RETRIES: { path: ['run', 'infra_retries'], read: integer },
   AGENTEST_BROWSER: { path: ['browser', 'executable_path'], read: text },
   AGENTEST_OMNIZON_URL: { path: ['apps', 'omnizon', 'url'], read: text },
   AGENTEST_KEEP_CONTAINERS: { path: ['docker', 'keep_on_failure'], read: boolean },

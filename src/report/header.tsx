@@ -8,6 +8,19 @@ import type { Overview } from './overview.ts'
 import type { EpochReduction } from '../schema/epochs.ts'
 import { checkMark } from './checks.tsx'
 
+/** An interrupted run says so at the top, with what it left undone and how to finish it. */
+function interruptedNote(stop: NonNullable<Overview['interrupted']>, aborted: number): string {
+  const how = { SIGINT: 'Ctrl-C', SIGTERM: 'SIGTERM', worker_died: 'a Vitest worker that died' }[stop.cause]
+  const files = stop.files_not_started ? ` and ${stop.files_not_started} task file(s) never loaded` : ''
+  return `Interrupted by ${how}: ${aborted} task(s) cut off in flight, ${stop.not_started} not started${files}. Running the same command again finishes the run (finished tasks are reused).`
+}
+
+/** Faults other than an interrupt's, by kind: not the agent's doing, and run again by the same command. */
+function faultsNote(faults: Record<string, number>): string | null {
+  const kinds = Object.entries(faults).filter(([kind]) => kind !== 'aborted')
+  return kinds.length ? `Faults, not the agent's doing: ${kinds.map(([k, n]) => `${k} ${n}`).join(' · ')}. They count as not passed; the same command runs them again.` : null
+}
+
 export function RunHeader(props: { runId: string; overview: Overview }) {
   const { runId, overview: o } = props
   const t = o.totals
@@ -40,6 +53,7 @@ export function RunHeader(props: { runId: string; overview: Overview }) {
               <Tallied n={t.failed} status="failed" />
               <Tallied n={t.error} status="error" />
               <Tallied n={t.timeout} status="timeout" />
+              <Tallied n={t.aborted} status="aborted" />
               <Tallied n={t.skipped} status="skipped" />
               <Tallied n={t.unscored} status="unscored" />
             </div>
@@ -65,6 +79,8 @@ export function RunHeader(props: { runId: string; overview: Overview }) {
           ) : null}
         </div>
         {setAside ? <p class="set-aside">{setAside}</p> : null}
+        {o.interrupted ? <p class="interrupted">{interruptedNote(o.interrupted, t.aborted + (t.faults.worker_killed ?? 0))}</p> : null}
+        {faultsNote(t.faults) ? <p class="set-aside">{faultsNote(t.faults)}</p> : null}
       </div>
     </header>
   )

@@ -13,7 +13,7 @@ export type Outcome = 'passed' | 'failed' | 'skipped'
 export function outcomeOf(run: TestCaseRun): Outcome {
   const status = effectiveStatus(run)
   if (status === 'passed') return 'passed'
-  if (status === 'skipped') return 'skipped'
+  if (status === 'skipped' || status === 'aborted') return 'skipped'
   return 'failed'
 }
 
@@ -39,6 +39,8 @@ export interface Overview {
   cost: RunSummary['cost']
   /** The rate's interval and, over several epochs, pass@k and pass^k. */
   epochs: EpochReduction
+  /** Set when a signal stopped the run (from its summary). */
+  interrupted: RunSummary['interrupted'] | null
 }
 
 export function overviewOf(records: readonly TestCaseRun[], summary: RunSummary | null): Overview {
@@ -54,6 +56,7 @@ export function overviewOf(records: readonly TestCaseRun[], summary: RunSummary 
       tokens: summary.tokens,
       cost: summary.cost,
       epochs: summary.epochs ?? reduceEpochs(records),
+      interrupted: summary.interrupted ?? null,
     }
   }
   const sum = (value: (run: TestCaseRun) => number) => records.reduce((total, run) => total + value(run), 0)
@@ -78,6 +81,7 @@ export function overviewOf(records: readonly TestCaseRun[], summary: RunSummary 
       validation_output: sum((r) => r.validation_output_tokens),
     },
     cost: undefined,
+    interrupted: null,
     epochs: reduceEpochs(records),
   }
 }

@@ -43,6 +43,7 @@ h1, h2, h3, h4 { line-height: 1.25; margin: 0; }
 .stat .sub { font-size: 12.5px; color: var(--muted); }
 .stat.big { border-color: var(--accent); }
 .set-aside { margin: 12px 0 0; font-size: 13.5px; color: var(--muted); }
+.interrupted { margin: 12px 0 0; padding: 8px 12px; border-left: 4px solid #b45309; background: #fef3c7; color: #78350f; font-size: 13.5px; }
 .tally { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
 
 /* Filter bar */
@@ -77,7 +78,7 @@ table.tasks .name { color: var(--muted); font-size: 13px; }
 .b-failed { color: var(--fail); background: var(--fail-bg); border-color: color-mix(in srgb, var(--fail) 30%, transparent); }
 .b-error { color: var(--error); background: var(--error-bg); border-color: color-mix(in srgb, var(--error) 30%, transparent); }
 .b-timeout { color: var(--timeout); background: var(--timeout-bg); border-color: color-mix(in srgb, var(--timeout) 30%, transparent); }
-.b-skipped { color: var(--skip); background: var(--skip-bg); border-color: var(--border); }
+.b-skipped, .b-aborted { color: var(--skip); background: var(--skip-bg); border-color: var(--border); }
 .b-unscored { color: var(--unscored); background: var(--unscored-bg); border-color: color-mix(in srgb, var(--unscored) 30%, transparent); }
 .ok { color: var(--pass); } .bad { color: var(--fail); } .none { color: var(--faint); }
 

@@ -10,7 +10,7 @@ import { storedRunFacts } from './rebuild.ts'
 import { groupBy, tally, unscoredInRates } from './stats.ts'
 
 type Verdict = 'pass' | 'fail' | 'none'
-const verdict = (status: RunStatus): Verdict => (status === 'passed' ? 'pass' : status === 'skipped' ? 'none' : 'fail')
+const verdict = (status: RunStatus): Verdict => (status === 'passed' ? 'pass' : status === 'skipped' || status === 'aborted' ? 'none' : 'fail')
 
 export interface CompareOptions {
   /** Significance level of the paired test (the interval is at 1 - level); 0.05 unless given. */

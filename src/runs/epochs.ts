@@ -14,7 +14,7 @@ export { EpochReduction, TaskReduction }
 export function scoredOutcome(run: TestCaseRun): 0 | 1 | null {
   if (isJudgedWithoutGrader(run)) return null
   const status = effectiveStatus(run)
-  if (status === 'skipped') return null
+  if (status === 'skipped' || status === 'aborted') return null
   return status === 'passed' ? 1 : 0
 }
 

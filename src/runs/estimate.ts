@@ -61,7 +61,8 @@ export interface EstimateInput {
  */
 export function estimateRun(input: EstimateInput): RunEstimate {
   const means = meanTokensByTask(input.history)
-  const tasks = [...new Set(input.tasks)]
+  // In task order (omnizon-2 before omnizon-10), whatever order Vitest listed the files in.
+  const tasks = [...new Set(input.tasks)].sort((a, b) => a.localeCompare(b, undefined, { numeric: true }))
   const known = tasks.map((key) => means.get(key)).filter((m): m is AttemptTokens => m !== undefined)
   const fallback = average(known.length > 0 ? known : [...means.values()])
   const per_task = tasks.map((key) => {

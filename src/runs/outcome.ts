@@ -14,7 +14,7 @@ export function isReviewed(run: TestCaseRun): boolean {
 export function effectiveStatus(run: TestCaseRun): RunStatus {
   if (!isReviewed(run)) return run.status
   if (run.human_score === 1) return 'passed'
-  return run.status === 'passed' || run.status === 'skipped' ? 'failed' : run.status
+  return run.status === 'passed' || run.status === 'skipped' || run.status === 'aborted' ? 'failed' : run.status
 }
 
 /** Skipped because a judged check has no verdict, rather than for want of a sandbox; a human score settles it. */
@@ -30,9 +30,9 @@ export function isJudgedWithoutGrader(run: TestCaseRun): boolean {
   return !isReviewed(run) && run.status !== 'passed' && run.check_results.some((c) => c.judge?.error === NEEDS_GRADER)
 }
 
-/** The automatic outcome as a score: 1 passed, 0 failed, error or timeout; null when the task was not scored (skipped). */
+/** The automatic outcome as a score: 1 passed, 0 failed, error or timeout; null when the task was not scored (skipped, aborted). */
 export function automaticScore(run: TestCaseRun): 0 | 1 | null {
-  if (run.status === 'skipped') return null
+  if (run.status === 'skipped' || run.status === 'aborted') return null
   return run.status === 'passed' ? 1 : 0
 }
 

@@ -1,6 +1,7 @@
 import { ratio, type DurationStats, type Tally } from '../schema/summary.ts'
 import type { RunStatus, TestCaseRun } from '../schema/run.ts'
 import { LEVEL_WEIGHT } from '../schema/task.ts'
+import { isFaultKind } from '../faults/kinds.ts'
 import { effectiveStatus, isJudgedWithoutGrader, isUnscored } from './outcome.ts'
 
 /**
@@ -11,7 +12,9 @@ import { effectiveStatus, isJudgedWithoutGrader, isUnscored } from './outcome.ts
  *   verdict counts as not passed.
  * - `judged_without_grader`: a task with a judged check in a run without a grader is left out of
  *   both rates (and counted apart), since there it could fail but never pass.
- * Tasks skipped for want of a sandbox are in neither rate.
+ * Tasks skipped for want of a sandbox, and tasks aborted by an interrupt, are in neither rate.
+ * Other faults (a dead container, a failing model API) count as not passed: an agent could
+ * otherwise leave the denominator by breaking its own sandbox. `faults` names them.
  */
 export function tally(runs: readonly TestCaseRun[]): Tally {
   const statuses = runs.map(effectiveStatus)
@@ -30,6 +33,8 @@ export function tally(runs: readonly TestCaseRun[]): Tally {
     error,
     timeout,
     skipped: count('skipped') - unscored,
+    aborted: count('aborted'),
+    faults: faultCounts(runs),
     unscored,
     cached: runs.filter((r) => r.cached).length,
     judged_without_grader,
@@ -37,6 +42,13 @@ export function tally(runs: readonly TestCaseRun[]): Tally {
     success_rate: ratio(passed, scored),
     strict_success_rate: ratio(passed, scored + unscoredInRates({ unscored, judged_without_grader })),
   }
+}
+
+/** Tasks by fault kind, for those that ended in one (kinds sorted, for stable output). */
+function faultCounts(runs: readonly TestCaseRun[]): Record<string, number> {
+  const counts: Record<string, number> = {}
+  for (const run of runs) if (run.error && isFaultKind(run.error.kind)) counts[run.error.kind] = (counts[run.error.kind] ?? 0) + 1
+  return Object.fromEntries(Object.entries(counts).sort(([a], [b]) => a.localeCompare(b)))
 }
 
 /** The unscored tasks the strict rate counts as not passed: all but those set aside (which are unscored unless they failed). */
@@ -63,7 +75,7 @@ export function weightedScore(runs: readonly TestCaseRun[]): number | null {
   let total = 0
   for (const run of runs) {
     const status = effectiveStatus(run)
-    if (!run.level || status === 'skipped' || isJudgedWithoutGrader(run)) continue
+    if (!run.level || status === 'skipped' || status === 'aborted' || isJudgedWithoutGrader(run)) continue
     const weight = LEVEL_WEIGHT[run.level]
     total += weight
     if (status === 'passed') passed += weight

@@ -4,6 +4,7 @@ import { XdotoolComputer } from '../computer/xdotool.ts'
 import { containerLabels } from '../docker/labels.ts'
 import { execIn, type ExecResult } from '../docker/exec.ts'
 import { readFileFrom, writeFileTo } from '../docker/archive.ts'
+import { errorLine, type Fault } from '../faults/kinds.ts'
 
 export interface DesktopLimits {
   memoryMb: number
@@ -163,6 +164,29 @@ export class DesktopSandbox {
   async isRunning(): Promise<boolean> {
     const info = await this.container.inspect().catch(() => null)
     return info?.State.Running === true
+  }
+
+  /**
+   * Why the container no longer works, in Docker's words, or null while it runs: removed,
+   * OOM-killed at its memory limit, exited with a code, or the engine itself not answering.
+   */
+  async whyGone(): Promise<Fault | null> {
+    let info: Docker.ContainerInspectInfo
+    try {
+      info = await this.container.inspect()
+    } catch (error) {
+      const status = (error as { statusCode?: number }).statusCode
+      if (status === 404) return { kind: 'sandbox_gone', message: `container ${this.name} was removed` }
+      return { kind: 'docker_unreachable', message: `the Docker engine did not answer about container ${this.name}: ${errorLine(error)}` }
+    }
+    const state = info.State
+    if (state.Running && !state.Paused) return null
+    if (state.OOMKilled) {
+      const limit = info.HostConfig.Memory ? ` of ${Math.round(info.HostConfig.Memory / 1024 / 1024)} MB` : ''
+      return { kind: 'out_of_memory', message: `container ${this.name} was OOM-killed at its memory limit${limit}` }
+    }
+    if (state.Paused) return { kind: 'sandbox_gone', message: `container ${this.name} was paused` }
+    return { kind: 'sandbox_gone', message: `container ${this.name} exited with code ${state.ExitCode}${state.Error ? ` (${state.Error})` : ''}` }
   }
 
   /** Keeps the container for debugging: renamed agentest-kept-..., which cleanup leaves alone. */

@@ -84,6 +84,12 @@ export const RunConfig = z
     model_cache: z.boolean().default(false),
     /** How often the terminal shows each running task's step and last action; 0 turns it off. */
     progress_ms: z.number().int().min(0).default(10_000),
+    /**
+     * A sandbox that fails to start, or dies before the agent's first action, for a reason of the
+     * machine's (a container, the engine, the clone) is started again this many times; each try
+     * is on the record's `retries`. A task the agent has acted in is never retried.
+     */
+    infra_retries: z.number().int().min(0).max(5).default(1),
   })
   .strict()
 export type RunConfig = z.infer<typeof RunConfig>

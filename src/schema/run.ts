@@ -38,8 +38,11 @@ export type CheckResult = z.infer<typeof CheckResult>
 export const CommandOutputCheckResult = z.object({ command: z.string(), output: z.string(), exit_code: z.number().int() })
 export type CommandOutputCheckResult = z.infer<typeof CommandOutputCheckResult>
 
-/** How the task ended, from the harness's point of view. */
-export const RunStatus = z.enum(['passed', 'failed', 'error', 'timeout', 'skipped'])
+/**
+ * How the task ended, from the harness's point of view. `aborted`: the run was interrupted while
+ * the task was in flight; it is in no rate and runs again when the same command resumes the run.
+ */
+export const RunStatus = z.enum(['passed', 'failed', 'error', 'timeout', 'skipped', 'aborted'])
 export type RunStatus = z.infer<typeof RunStatus>
 
 /** How the agent's loop ended. */
@@ -88,5 +91,7 @@ export const TestCaseRun = TestCase.extend({
   cached: z.boolean().default(false),
   /** The run the reused result came from. */
   cached_from: z.string().nullable().default(null),
+  /** Sandbox starts that failed for an infrastructure reason before the agent acted, each retried once more (run.infra_retries). */
+  retries: z.array(RunError).default([]),
 })
 export type TestCaseRun = z.infer<typeof TestCaseRun>

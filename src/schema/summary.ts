@@ -30,6 +30,14 @@ export const Tally = z
     error: z.number().int(),
     timeout: z.number().int(),
     skipped: z.number().int(),
+    /** Interrupted while in flight (Ctrl-C, SIGTERM): in no rate; the same command runs them again. */
+    aborted: z.number().int().default(0),
+    /**
+     * Tasks that ended in a fault rather than by the agent's doing, by kind (src/faults/kinds.ts):
+     * `model_error`, `sandbox_gone`, `out_of_memory`, `clone_down`, ... Each is also counted under
+     * its status (error, or aborted); none is ever reused by the cache.
+     */
+    faults: z.record(z.string(), z.number().int()).default({}),
     /** Skipped because a judged check got no verdict (no grader, or a grader fault): neither passed nor failed. */
     unscored: z.number().int().default(0),
     cached: z.number().int().default(0),
@@ -45,8 +53,8 @@ export const Tally = z
   // Summaries written before `scored` and the strict rate set nothing aside, so both follow from the counts.
   .transform((t) => ({
     ...t,
-    scored: t.scored ?? t.total - t.skipped - t.unscored,
-    strict_success_rate: t.strict_success_rate !== undefined ? t.strict_success_rate : ratio(t.passed, t.total - t.skipped),
+    scored: t.scored ?? t.total - t.skipped - t.unscored - t.aborted,
+    strict_success_rate: t.strict_success_rate !== undefined ? t.strict_success_rate : ratio(t.passed, t.total - t.skipped - t.aborted),
   }))
 export type Tally = z.infer<typeof Tally>
 
@@ -94,6 +102,19 @@ export const RunSummary = z.object({
   cost: z.object({ agent: z.number().nullable(), grader: z.number().nullable() }).optional(),
   /** The records reduced over epochs: the rate with its 95% interval, pass@k and pass^k (src/runs/epochs.ts). Absent in summaries written before epochs. */
   epochs: EpochReduction.optional(),
+  /**
+   * Set when the run stopped before its end: a signal (Ctrl-C, SIGTERM), or a Vitest worker that
+   * died (Vitest ends the run then). The tasks that finished are in `tasks`; those in flight are
+   * there as `aborted` (or `worker_killed`); `not_started` counts the tasks (and task files never
+   * loaded) that never began. The same command resumes the run.
+   */
+  interrupted: z
+    .object({
+      cause: z.enum(['SIGINT', 'SIGTERM', 'worker_died']),
+      not_started: z.number().int(),
+      files_not_started: z.number().int(),
+    })
+    .optional(),
   /** `status` is the outcome after human review; `reviewed` says a person set it. */
   tasks: z.array(z.object({ id: z.string(), status: z.string(), reviewed: z.boolean().default(false), duration_ms: z.number(), file: z.string() })),
 })

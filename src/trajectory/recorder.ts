@@ -1,10 +1,13 @@
-import { mkdir, writeFile } from 'node:fs/promises'
+import { appendFile, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { StepAction } from '../schema/action.ts'
 import type { CheckResult, Step } from '../schema/run.ts'
 import { describeAction } from '../computer/computer.ts'
 import { redact } from '../agents/shared/redact.ts'
 import { plainText } from '../files/plain-text.ts'
+
+/** Each recorded step as one JSON line, in the task's folder. */
+export const STEP_JOURNAL = 'steps.jsonl'
 
 /** Shows a step or a check in the Vitest UI; may fail once the test is over, which is ignored. */
 export type Annotate = (message: string, type: string, attachment?: { path: string; contentType: string }) => Promise<unknown>
@@ -54,6 +57,8 @@ export class Recorder {
     }
     this.thought = ''
     this.steps.push(step)
+    // Step by step on disk too: a task whose worker dies keeps its partial trajectory (src/faults/orphans.ts).
+    await this.saveFile(STEP_JOURNAL, `${JSON.stringify(step)}\n`, 'append')
     const title = `step ${index}: ${describeAction(action)}${step.thought ? ` — ${step.thought}` : ''}`
     await this.show(title, 'step', screenshot)
     return step
@@ -71,11 +76,11 @@ export class Recorder {
     return this.saveFile(name, png)
   }
 
-  private async saveFile(name: string, content: Buffer | string): Promise<string> {
+  private async saveFile(name: string, content: Buffer | string, mode: 'write' | 'append' = 'write'): Promise<string> {
     const dir = join(this.runDir, this.taskId)
     this.ready ??= mkdir(dir, { recursive: true })
     await this.ready
-    await writeFile(join(dir, name), content)
+    await (mode === 'append' ? appendFile : writeFile)(join(dir, name), content)
     return `${this.taskId}/${name}`
   }
 

@@ -1,6 +1,7 @@
 import type { ComputerAction, MouseButton, Point } from '../schema/action.ts'
 import type { Computer } from '../computer/computer.ts'
 import type { Recorder } from './recorder.ts'
+import type { Fault } from '../faults/kinds.ts'
 
 /** The step budget ran out. */
 export class StepLimitError extends Error {
@@ -15,6 +16,9 @@ export class TaskAbortedError extends Error {
 /** The sandbox died under the agent (a killed container, a closed browser). */
 export class SandboxGoneError extends Error {
   override name = 'SandboxGoneError'
+  constructor(readonly fault: Fault) {
+    super(fault.message)
+  }
 }
 
 /** A page tried to reach what the sandbox refuses: a blocklisted URL, a data:/javascript: page, a foreign socket. */
@@ -28,7 +32,7 @@ export interface RecordingOptions {
   /** What pages tried to reach and were refused for since the task started (blocklist hits, foreign pages and sockets). */
   violations?: () => readonly string[]
   /** Why the sandbox stopped working, asked when an action fails; null while it is fine. */
-  gone?: () => Promise<string | null>
+  gone?: () => Promise<Fault | null>
 }
 
 /**

@@ -21,6 +21,7 @@ function recorded(overrides: Partial<TestCaseRun> = {}): TestCaseRun {
     ...TASK,
     schema_version: 1,
     run_id: 'r1',
+    retries: [],
     test_name: 'omnizon-1: names the first result',
     file: 'tasks/omnizon/omnizon-1.task.ts',
     agent_yaml: 'name: oracle\n',

@@ -10,11 +10,8 @@ import { declaredVariants } from '../../src/validity/validate.ts'
 import { ROOT, runBenchmark, taskFileCount } from './run-benchmark.ts'
 
 const count = taskFileCount('desktop')
-/**
- * The gate's runs, three tasks at a time: a desktop task mostly waits on its container and apps,
- * so three share two cores without slowing each other much.
- */
-const GATE_RUN = ['tasks/desktop', '--maxWorkers=3']
+/** The gate's runs: the whole suite, with Vitest's default worker count. */
+const GATE_RUN = ['tasks/desktop']
 const FAULT_AGENTS = { AGENTEST_CONFIG: 'test/fixtures/faults.config.yaml' }
 
 /** Containers of runs whose id starts with this prefix, whatever their state. */

@@ -5,8 +5,8 @@ import { gateRows, renderGate, variantProblems, type Declared, type GateRuns } f
 import { declaredVariants } from '../../src/validity/validate.ts'
 import { finishOf, ROOT, runBenchmark, taskIds, type BenchmarkRun } from './run-benchmark.ts'
 
-/** The gate's runs, two tasks at a time (the browser's work keeps both cores busy). */
-const GATE_RUN = ['tasks/omnizon', '--maxWorkers=2']
+/** The gate's runs: the whole suite, with Vitest's default worker count. */
+const GATE_RUN = ['tasks/omnizon']
 
 const ids = taskIds('omnizon')
 

@@ -28,6 +28,8 @@ describe('the summary with judged tasks', () => {
       failed: 1,
       error: 0,
       timeout: 0,
+      aborted: 0,
+      faults: {},
       skipped: 1,
       unscored: 1,
       cached: 0,

@@ -1,0 +1,52 @@
+import type { TaskSandbox } from '../fixtures/sandboxes.ts'
+import { SandboxUnavailable } from '../fixtures/sandboxes.ts'
+import { errorLine, type Fault } from './kinds.ts'
+
+/** The sandbox could not be started, after every retry; `retries` are the tries before the last. */
+export class SandboxStartError extends Error {
+  override name = 'SandboxStartError'
+  constructor(
+    readonly fault: Fault,
+    readonly retries: Fault[],
+  ) {
+    super(fault.message)
+  }
+}
+
+/**
+ * Starts a task's sandbox, and starts it again (up to `retries` times) when it fails or is
+ * already dead before the agent gets it: both are the machine's faults, never the agent's.
+ * A sandbox that cannot exist here (SandboxUnavailable: no engine, no image) is not retried.
+ */
+export async function openWithRetries(
+  open: () => Promise<TaskSandbox>,
+  options: { retries: number; classify: (error: unknown) => Promise<Fault>; signal: AbortSignal },
+): Promise<{ sandbox: TaskSandbox; retries: Fault[] }> {
+  const failed: Fault[] = []
+  for (;;) {
+    let fault: Fault
+    try {
+      const sandbox = await open()
+      const gone = await sandbox.gone().catch(() => null)
+      if (!gone) return { sandbox, retries: failed }
+      await sandbox.close(false).catch(() => undefined)
+      fault = gone
+    } catch (error) {
+      if (error instanceof SandboxUnavailable) throw error
+      fault = await options.classify(error)
+    }
+    if (failed.length >= options.retries || options.signal.aborted) throw new SandboxStartError(fault, failed)
+    failed.push(fault)
+  }
+}
+
+/** What a start failure was: the engine not answering, the clone down, or the sandbox itself. */
+export async function classifyStartError(error: unknown, probes: { engine?: () => Promise<boolean>; clone?: () => Promise<Fault | null> }): Promise<Fault> {
+  const message = errorLine(error)
+  if (probes.engine && !(await probes.engine().catch(() => false))) {
+    return { kind: 'docker_unreachable', message: `the Docker engine does not answer: ${message}` }
+  }
+  const clone = await probes.clone?.().catch(() => null)
+  if (clone) return clone
+  return { kind: 'sandbox_start', message }
+}
