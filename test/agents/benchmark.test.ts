@@ -95,8 +95,9 @@ describe('model agents on Omnizon, end to end', { timeout: 300_000 }, () => {
     expect(acknowledged.find((item) => item.type === 'computer_call_output')?.acknowledged_safety_checks).toEqual([check])
     // The outage: that task errors (after its retries), the others pass.
     expect(results['omnizon-5']).toMatchObject({ status: 'error', agent_status: 'error' })
+    // A model failing for good is a fault of its own kind, not the agent's reasoning.
     expect(results['omnizon-5']?.error).toEqual({
-      kind: 'agent_error',
+      kind: 'model_error',
       message: 'the Responses API failed: 500 scripted outage (request authorization: Bearer [redacted])',
     })
     expect(callsOf('omnizon-5')).toHaveLength(2)
@@ -166,7 +167,7 @@ describe('model agents on Omnizon, end to end', { timeout: 300_000 }, () => {
     expect(results['omnizon-1']?.trajectory.filter((s) => s.action.type !== 'message')).toEqual([])
     expect(results['omnizon-3']).toMatchObject({ status: 'error', error: { kind: 'blocked_url' } })
     expect(results['omnizon-3']?.error?.message).toMatch(/\/account \(agent\.options\.blocklist\)$/)
-    expect(results['omnizon-5']).toMatchObject({ status: 'error', error: { kind: 'agent_error' } })
+    expect(results['omnizon-5']).toMatchObject({ status: 'error', error: { kind: 'model_error' } })
     expect(results['omnizon-5']?.error?.message).toMatch(/^the Responses API sent a malformed response \(2 attempts\): not JSON/)
     expect(results['omnizon-7']).toMatchObject({ status: 'timeout', agent_status: 'timeout' })
     // The task's signal aborted the hung HTTP call.

@@ -1,0 +1,25 @@
+/**
+ * npm run chaos [-- --fast] [--json <file>]: runs small suites while injecting each fault on
+ * purpose, checks that nothing was lost or leaked and that the same command resumes the run,
+ * and prints one row per fault. Exits 1 when any fault's checks failed.
+ */
+import { writeFileSync } from 'node:fs'
+import { parseArgs } from 'node:util'
+import { dockerClient } from '../src/docker/index.ts'
+import { SCENARIOS } from './chaos/scenarios.ts'
+import { runScenario, type ChaosRow } from './chaos/run-scenario.ts'
+import { renderChaosTable } from './chaos/table.ts'
+
+const { values } = parseArgs({ options: { fast: { type: 'boolean', default: false }, json: { type: 'string' } } })
+const docker = await dockerClient().ping().then(() => true, () => false)
+const rows: ChaosRow[] = []
+for (const scenario of SCENARIOS.filter((s) => !values.fast || s.fast)) {
+  if (scenario.needsDocker && !docker) {
+    console.log(`chaos: ${scenario.fault}: skipped (no Docker engine)`)
+    continue
+  }
+  rows.push(await runScenario(scenario, (line) => console.log(line)))
+}
+for (const line of renderChaosTable(rows)) console.log(line)
+if (values.json) writeFileSync(values.json, `${JSON.stringify(rows, null, 2)}\n`)
+process.exit(rows.every((r) => r.problems.length === 0) ? 0 : 1)

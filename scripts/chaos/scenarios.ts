@@ -1,0 +1,93 @@
+import { mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { stringify } from 'yaml'
+import { startModelServer, type ModelCall } from '../../fixtures/model-server/index.ts'
+import type { ReplyInput } from '../../fixtures/model-server/replies.ts'
+import { dockerClient, LABEL } from '../../src/docker/index.ts'
+import { killGroup, until, type RunHandle, type Scenario } from './run-scenario.ts'
+
+const omnizon = (...ids: number[]) => ids.map((id) => `tasks/omnizon/omnizon-${id}.task.ts`)
+const DESKTOP = ['tasks/desktop/terminal-hello.task.ts', 'tasks/desktop/editor-note.task.ts']
+
+/** One task finished (so the resumed run has something to reuse) and the next one in flight. */
+async function midRun(run: RunHandle): Promise<string> {
+  let task: string | null = null
+  await until(() => run.finished().length >= 1 && (task = run.inFlight()) !== null)
+  return task!
+}
+
+/** Ctrl-C or SIGTERM to the whole process group, as a terminal or a service manager sends it. */
+function signalScenario(signal: 'SIGINT' | 'SIGTERM', fast: boolean): Scenario {
+  return {
+    fault: signal === 'SIGINT' ? 'Ctrl-C mid-task' : 'SIGTERM mid-task',
+    fast,
+    needsDocker: true,
+    tasks: [...omnizon(1, 2), DESKTOP[0]!],
+    expect: 'aborted',
+    stopsRun: true,
+    async inject(run) {
+      await midRun(run)
+      killGroup(run.pid, signal)
+    },
+  }
+}
+
+const killWorker: Scenario = {
+  fault: 'kill -9 of a Vitest worker',
+  fast: true,
+  needsDocker: false,
+  tasks: omnizon(1, 2, 4),
+  expect: 'worker_killed',
+  stopsRun: true,
+  async inject(run) {
+    await midRun(run)
+    const { execFileSync } = await import('node:child_process')
+    const workers = execFileSync('pgrep', ['-P', String(run.pid), '-f', 'workers/forks'], { encoding: 'utf8' }).trim().split('\n')
+    for (const pid of workers) process.kill(Number(pid), 'SIGKILL')
+  },
+}
+
+/** The model API answers 500, then drops connections: every task ends as model_error; healed, they run again. */
+const modelFailing: Scenario = {
+  fault: 'model server: 500s, then dropped connections',
+  fast: false,
+  needsDocker: false,
+  tasks: omnizon(1, 2),
+  expect: 'model_error',
+  stopsRun: false,
+  async prepare() {
+    let healthy = false
+    const failing = (call: ModelCall): ReplyInput => (call.attempt === 0 ? { fault: 'status', status: 500 } : { fault: 'drop' })
+    const server = await startModelServer({ policy: (call) => (healthy ? { answer: 'I could not do it.' } : failing(call)) })
+    const file = join(mkdtempSync(join(tmpdir(), 'agentest-chaos-model-')), 'agentest.config.yaml')
+    writeFileSync(file, stringify({ agent: { name: 'openai-chat', model: 'scripted', base_url: server.url, options: { retries: 1 } } }))
+    return {
+      env: { AGENTEST_CONFIG: file, AGENTEST_AGENT: 'openai-chat', OPENAI_API_KEY: 'sk-chaos-not-secret' },
+      heal: async () => {
+        healthy = true
+      },
+      close: () => server.close(),
+    }
+  },
+  async inject() {},
+}
+
+/** `docker kill` of the container a desktop task is acting in. */
+const containerKilled: Scenario = {
+  fault: 'desktop container killed',
+  fast: true,
+  needsDocker: true,
+  tasks: DESKTOP,
+  expect: 'sandbox_gone',
+  stopsRun: false,
+  async inject(run) {
+    const task = await midRun(run)
+    const docker = dockerClient()
+    const runId = run.runDir()!.split('/').pop()!
+    const [container] = await docker.listContainers({ filters: { label: [`${LABEL.run}=${runId}`, `${LABEL.task}=${task}`] } })
+    if (container) await docker.getContainer(container.Id).kill()
+  },
+}
+
+export const SCENARIOS: Scenario[] = [signalScenario('SIGINT', true), signalScenario('SIGTERM', false), killWorker, modelFailing, containerKilled]
