@@ -36,12 +36,14 @@ export interface Scenario {
   stopsRun: boolean
   /** Starts what the scenario needs (servers) and gives the run's environment. */
   prepare?(): Promise<Prepared>
-  /** Injects the fault while the run goes. */
-  inject(run: RunHandle): Promise<void>
+  /** Injects the fault while the run goes; `prepared` is what `prepare` started. */
+  inject(run: RunHandle, prepared: Prepared): Promise<void>
 }
 
 export interface Prepared {
   env: Record<string, string>
+  /** Breaks what `prepare` started (stops a server), for `inject` to call. */
+  breakIt?(): Promise<void>
   /** Puts things right before the same command runs again (restarts a server, heals a model). */
   heal?(): Promise<void>
   close(): Promise<void>
@@ -77,7 +79,7 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
   const prepared = (await scenario.prepare?.()) ?? { env: {}, close: async () => {} }
   try {
     log(`chaos: ${scenario.fault}: running ${scenario.tasks.length} tasks with the fault injected`)
-    const first = await runOnce(scenario, prepared.env, resultsDir, true)
+    const first = await runOnce(scenario, prepared, resultsDir, true)
     const ids = first.records.map(recordKey)
     if (new Set(ids).size !== ids.length) problems.push(`duplicate records: ${ids.join(', ')}`)
     const stop = first.summary?.interrupted
@@ -96,7 +98,7 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
 
     await prepared.heal?.()
     log(`chaos: ${scenario.fault}: the same command again`)
-    const again = await runOnce(scenario, prepared.env, resultsDir, false)
+    const again = await runOnce(scenario, prepared, resultsDir, false)
     const passedBefore = new Set(first.records.filter((r) => r.status === 'passed').map(recordKey))
     const faulted = new Set(affected.map(recordKey))
     const byKey = new Map(again.records.map((r) => [recordKey(r), r]))
@@ -123,7 +125,8 @@ function outcomes(records: TestCaseRun[]): string {
   return [...counts].map(([name, n]) => `${name} ${n}`).join(' · ')
 }
 
-async function runOnce(scenario: Scenario, env: Record<string, string>, resultsDir: string, inject: boolean): Promise<RunResult> {
+async function runOnce(scenario: Scenario, prepared: Prepared, resultsDir: string, inject: boolean): Promise<RunResult> {
+  const { env } = prepared
   const before = new Set(readdirSync(resultsDir))
   // Its own process group, as a terminal runs a command: a signal to the group reaches every worker.
   const child = spawn(process.execPath, [VITEST, 'run', '--project', 'benchmark', '--maxWorkers=1', ...scenario.tasks], {
@@ -159,7 +162,7 @@ async function runOnce(scenario: Scenario, env: Record<string, string>, resultsD
   }
   const guard = setTimeout(() => killGroup(child.pid!, 'SIGKILL'), 600_000)
   try {
-    if (inject) await Promise.race([scenario.inject(handle), closed])
+    if (inject) await Promise.race([scenario.inject(handle, prepared), closed])
     const code = await closed
     const dir = runDir()
     return { code, output, runDir: dir, ...(dir ? readRun(dir) : { records: [], summary: null }) }

@@ -2,6 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { stringify } from 'yaml'
+import { startOmnizon, type OmnizonServer } from '../../fixtures/apps/omnizon/index.ts'
 import { startModelServer, type ModelCall } from '../../fixtures/model-server/index.ts'
 import type { ReplyInput } from '../../fixtures/model-server/replies.ts'
 import { dockerClient, LABEL } from '../../src/docker/index.ts'
@@ -73,6 +74,33 @@ const modelFailing: Scenario = {
   async inject() {},
 }
 
+/** The web clone dies mid-task; restarted on the same address, the run resumes. */
+const cloneKilled: Scenario = {
+  fault: 'Omnizon server killed mid-task',
+  fast: false,
+  needsDocker: false,
+  tasks: omnizon(1, 2, 4),
+  expect: 'clone_down',
+  stopsRun: false,
+  async prepare() {
+    let server: OmnizonServer = await startOmnizon()
+    const port = server.port
+    return {
+      // A task whose page lost its server waits for its timeout; a short one keeps the scenario quick.
+      env: { AGENTEST_OMNIZON_URL: server.url, AGENTEST_TASK_TIMEOUT_MS: '30000' },
+      breakIt: () => server.close(),
+      heal: async () => {
+        server = await startOmnizon({ port })
+      },
+      close: () => server.close(),
+    }
+  },
+  async inject(run, prepared) {
+    await midRun(run)
+    await prepared.breakIt?.()
+  },
+}
+
 /** `docker kill` of the container a desktop task is acting in. */
 const containerKilled: Scenario = {
   fault: 'desktop container killed',
@@ -90,4 +118,4 @@ const containerKilled: Scenario = {
   },
 }
 
-export const SCENARIOS: Scenario[] = [signalScenario('SIGINT', true), signalScenario('SIGTERM', false), killWorker, modelFailing, containerKilled]
+export const SCENARIOS: Scenario[] = [signalScenario('SIGINT', true), signalScenario('SIGTERM', false), killWorker, modelFailing, cloneKilled, containerKilled]

@@ -1,3 +1,4 @@
+import { setTimeout as sleep } from 'node:timers/promises'
 import type { BrowserContext, CDPSession, Page, Request } from 'playwright'
 import type { MouseButton, Point } from '../schema/action.ts'
 import { UrlPolicy } from '../sandbox/url-policy.ts'
@@ -25,6 +26,9 @@ const WEB_ONLY = new UrlPolicy({ origins: [], allowHosts: [], blocklist: [] })
  * The Computer over a Playwright browser context. It follows new tabs, and after each action
  * waits for a navigation the action started, so the step's screenshot shows its effect.
  */
+/** How long a CDP capture may take before Playwright's own screenshot is tried. */
+const CDP_CAPTURE_LIMIT_MS = 5_000
+
 export class PlaywrightComputer implements Computer {
   readonly environment = 'browser' as const
   readonly dimensions: { width: number; height: number }
@@ -68,16 +72,18 @@ export class PlaywrightComputer implements Computer {
   /**
    * The viewport as PNG. On Chromium it is captured over CDP with `optimizeForSpeed` (a faster
    * PNG encoder: about half the browser's time per step, for files some 40% larger); elsewhere,
-   * or when CDP is refused, through Playwright.
+   * or when CDP is refused, through Playwright. A CDP call has no time limit of its own (a page
+   * whose server died mid-navigation may never paint), so it gets one, then Playwright's.
    */
   async screenshot(): Promise<Buffer> {
     const page = this.page
     const cdp = await this.cdpOf(page)
     if (cdp) {
-      const shot = await cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true }).catch(() => null)
+      const capture = cdp.send('Page.captureScreenshot', { format: 'png', optimizeForSpeed: true }).catch(() => null)
+      const shot = await Promise.race([capture, sleep(CDP_CAPTURE_LIMIT_MS, null, { ref: false })])
       if (shot) return Buffer.from(shot.data, 'base64')
     }
-    return page.screenshot({ type: 'png', fullPage: false, caret: 'initial' })
+    return page.screenshot({ type: 'png', fullPage: false, caret: 'initial', timeout: 15_000 })
   }
 
   /** One CDP session per page, opened on first use; null where the browser has no CDP. */
