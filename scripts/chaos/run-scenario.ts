@@ -7,6 +7,7 @@ import { dockerClient, LABEL } from '../../src/docker/index.ts'
 import { TestCaseRun } from '../../src/schema/run.ts'
 import { RunSummary } from '../../src/schema/summary.ts'
 import { recordKey } from '../../src/schema/task.ts'
+import { isFaultKind } from '../../src/faults/kinds.ts'
 
 export const ROOT = resolve(import.meta.dirname, '../..')
 const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
@@ -119,7 +120,8 @@ export async function runScenario(scenario: Scenario, log: (line: string) => voi
 function outcomes(records: TestCaseRun[]): string {
   const counts = new Map<string, number>()
   for (const r of records) {
-    const name = r.error && r.status !== 'failed' ? r.error.kind : r.status
+    // A fault by its kind (a failed task can be one: out_of_memory); the agent's outcomes by status.
+    const name = r.error && (r.status !== 'failed' || isFaultKind(r.error.kind)) ? r.error.kind : r.status
     counts.set(name, (counts.get(name) ?? 0) + 1)
   }
   return [...counts].map(([name, n]) => `${name} ${n}`).join(' · ')

@@ -118,4 +118,33 @@ const containerKilled: Scenario = {
   },
 }
 
-export const SCENARIOS: Scenario[] = [signalScenario('SIGINT', true), signalScenario('SIGTERM', false), killWorker, modelFailing, cloneKilled, containerKilled]
+/**
+ * A process in a desktop container fills its memory limit (a hog started as root in the
+ * in-flight task's container): the kernel kills it there, Docker marks the container, and the
+ * task, which the `hang` agent fails at its step budget anyway, is recorded as out_of_memory.
+ */
+const memoryLimit: Scenario = {
+  fault: 'desktop container hits its memory limit',
+  fast: false,
+  needsDocker: true,
+  tasks: DESKTOP,
+  expect: 'out_of_memory',
+  stopsRun: false,
+  async prepare() {
+    const file = join(mkdtempSync(join(tmpdir(), 'agentest-chaos-oom-')), 'agentest.config.yaml')
+    const hang = join(import.meta.dirname, '../../test/fixtures/agents/hang.ts')
+    writeFileSync(file, stringify({ agent: { name: 'hang' }, agents: { hang }, max_steps: 40, docker: { memory_mb: 256 } }))
+    return { env: { AGENTEST_CONFIG: file, AGENTEST_AGENT: 'hang' }, close: async () => {} }
+  },
+  async inject(run) {
+    const task = await midRun(run)
+    const docker = dockerClient()
+    const runId = run.runDir()!.split('/').pop()!
+    const [container] = await docker.listContainers({ filters: { label: [`${LABEL.run}=${runId}`, `${LABEL.task}=${task}`] } })
+    if (!container) return
+    const exec = await docker.getContainer(container.Id).exec({ Cmd: ['tail', '/dev/zero'], User: 'root' })
+    await exec.start({ Detach: true })
+  },
+}
+
+export const SCENARIOS: Scenario[] = [signalScenario('SIGINT', true), signalScenario('SIGTERM', false), killWorker, modelFailing, cloneKilled, containerKilled, memoryLimit]

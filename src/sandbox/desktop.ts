@@ -167,6 +167,24 @@ export class DesktopSandbox {
   }
 
   /**
+   * A process in the container was killed by the kernel at the container's memory limit, said
+   * with the limit; null otherwise. Docker marks OOMKilled only once the container has stopped,
+   * so a running one is asked through its memory cgroup's kill count (cgroup v2, then v1).
+   */
+  async oomKilled(): Promise<Fault | null> {
+    const info = await this.container.inspect().catch(() => null)
+    if (!info) return null
+    if (!info.State.OOMKilled) {
+      const events = ['sh', '-c', 'cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null']
+      const read = await execIn(this.container, events, { user: 'root', timeoutMs: 5_000 }).catch(() => null)
+      const kills = Number(/^oom_kill (\d+)$/m.exec(read?.stdout.toString() ?? '')?.[1] ?? 0)
+      if (kills === 0) return null
+    }
+    const limit = info.HostConfig.Memory ? ` of ${Math.round(info.HostConfig.Memory / 1024 / 1024)} MB` : ''
+    return { kind: 'out_of_memory', message: `a process in container ${this.name} was OOM-killed at its memory limit${limit}` }
+  }
+
+  /**
    * Why the container no longer works, in Docker's words, or null while it runs: removed,
    * OOM-killed at its memory limit, exited with a code, or the engine itself not answering.
    */
