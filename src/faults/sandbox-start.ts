@@ -42,9 +42,10 @@ export async function openWithRetries(
 
 /** What a start failure was: the engine not answering, the clone down, or the sandbox itself. */
 export async function classifyStartError(error: unknown, probes: { engine?: () => Promise<boolean>; clone?: () => Promise<Fault | null> }): Promise<Fault> {
-  const message = errorLine(error)
+  // In full: a failed start's message may quote the container's log (redacted), which says why.
+  const message = error instanceof Error ? error.message : String(error)
   if (probes.engine && !(await probes.engine().catch(() => false))) {
-    return { kind: 'docker_unreachable', message: `the Docker engine does not answer: ${message}` }
+    return { kind: 'docker_unreachable', message: `the Docker engine does not answer: ${errorLine(error)}` }
   }
   const clone = await probes.clone?.().catch(() => null)
   if (clone) return clone
