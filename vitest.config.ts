@@ -12,6 +12,9 @@ export default defineConfig({
           name: 'framework',
           include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
           testTimeout: 30_000,
+          // Two files at a time: most of them wait on child runs, containers and a browser, and one
+          // at a time (Vitest's default on two cores) left the machine half idle.
+          maxWorkers: 2,
         },
       },
     ],

@@ -4,7 +4,8 @@ import type { TestCase as VitestTestCase, TestModule } from 'vitest/node'
 import type { ResolvedRun } from '../schema/config.ts'
 import { Step, TestCaseRun } from '../schema/run.ts'
 import { recordKey } from '../schema/task.ts'
-import { agentYaml } from '../agents/shared/redact.ts'
+import { blankRecord } from '../fixtures/blank-record.ts'
+import { aiGrading } from '../grading/index.ts'
 import { STEP_JOURNAL } from '../trajectory/recorder.ts'
 import type { AgentestMeta } from '../fixtures/meta.ts'
 import type { FaultKind } from './kinds.ts'
@@ -55,34 +56,17 @@ function orphanRecord(test: VitestTestCase, meta: AgentestMeta, run: ResolvedRun
     kind === 'worker_killed'
       ? `the Vitest worker running this task died (killed or crashed) after ${steps.length} step(s); the steps that reached the disk are kept`
       : `the run ended before this task reported back, after ${steps.length} step(s)`
+  const status = kind === 'aborted' ? 'aborted' : 'error'
   return TestCaseRun.parse({
     ...meta.task,
     schema_version: 1,
-    run_id: run.run_id,
     test_name: test.fullName,
     file: test.module.relativeModuleId,
-    agent_yaml: agentYaml(run.config.agent),
-    agent_model: run.config.agent.model,
-    status: kind === 'aborted' ? 'aborted' : 'error',
-    agent_status: kind === 'aborted' ? 'aborted' : 'error',
-    trajectory: steps,
-    result: null,
-    final_answer: null,
-    final_state: null,
-    check_results: [],
-    command_output_check_results: [],
-    input_tokens: 0,
-    output_tokens: 0,
-    ai_score: -1,
-    ai_comment: null,
+    status,
+    ...blankRecord(run, { agent_status: status, max_steps: run.config.max_steps ?? meta.task.max_steps, error: { kind, message }, trajectory: steps, started_at: started, finished_at: now }),
+    ...aiGrading([]),
     human_score: -1,
     human_comment: null,
-    validation_input_tokens: 0,
-    validation_output_tokens: 0,
-    error: { kind, message },
-    started_at: started,
-    finished_at: now,
-    duration_ms: Math.max(0, Date.parse(now) - Date.parse(started)),
   })
 }
 

@@ -117,7 +117,10 @@ export class DesktopSandbox {
       if (options.setupCmd) await sandbox.runSetup(options.setupCmd)
       return sandbox
     } catch (error) {
+      // A container that died while starting (killed, OOM) fails setup too; say why it died.
+      const gone = await sandbox.whyGone().catch(() => null)
       await sandbox.close()
+      if (gone) throw new Error(`${gone.message} while starting (${errorLine(error)})`)
       throw error
     }
   }
