@@ -1,8 +1,11 @@
 import { defineConfig } from 'vitest/config'
 import { agentest } from './plugin/index.ts'
+import { LongestFirst } from './test/support/longest-first.ts'
 
 export default defineConfig({
   test: {
+    // Vitest's sequencer is the root's: it puts the framework's longest files first.
+    sequence: { sequencer: LongestFirst },
     projects: [
       // The benchmark: tasks/**/*.task.ts, run by the agent named in agentest.config.yaml.
       { plugins: [agentest()], test: { name: 'benchmark' } },

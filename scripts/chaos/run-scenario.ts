@@ -29,6 +29,8 @@ export interface Scenario {
   /** Part of the fast form that `npm test` runs. */
   fast: boolean
   needsDocker: boolean
+  /** Why the fault cannot be injected on this machine, or null when it can. */
+  unavailable?(): string | null
   /** Task files, one task each. */
   tasks: string[]
   /** The outcome the tasks the fault reached must be recorded with. */

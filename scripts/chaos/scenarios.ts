@@ -7,6 +7,7 @@ import { startModelServer, type ModelCall } from '../../fixtures/model-server/in
 import type { ReplyInput } from '../../fixtures/model-server/replies.ts'
 import { dockerClient, LABEL } from '../../src/docker/index.ts'
 import { killGroup, until, type RunHandle, type Scenario } from './run-scenario.ts'
+import { engineNotOurs, startEngine, stopEngine } from './dockerd.ts'
 
 const omnizon = (...ids: number[]) => ids.map((id) => `tasks/omnizon/omnizon-${id}.task.ts`)
 const DESKTOP = ['tasks/desktop/terminal-hello.task.ts', 'tasks/desktop/editor-note.task.ts']
@@ -147,4 +148,38 @@ const memoryLimit: Scenario = {
   },
 }
 
-export const SCENARIOS: Scenario[] = [signalScenario('SIGINT', true), signalScenario('SIGTERM', false), killWorker, modelFailing, cloneKilled, containerKilled, memoryLimit]
+/**
+ * The Docker engine stopped mid-run (the in-flight desktop task's container stops with it) and
+ * started again once that task has its record: the task is recorded as docker_unreachable, and
+ * the run's containers are swept when the engine is back. It stops every container on the
+ * machine, so it is in the full form only, and only where dockerd is ours to stop.
+ */
+const engineRestarted: Scenario = {
+  fault: 'Docker daemon stopped mid-run, started again',
+  fast: false,
+  needsDocker: true,
+  unavailable: engineNotOurs,
+  tasks: DESKTOP,
+  expect: 'docker_unreachable',
+  stopsRun: false,
+  async inject(run) {
+    const task = await midRun(run)
+    try {
+      await stopEngine()
+      await until(() => run.finished().includes(`${task}.json`), 120_000).catch(() => undefined)
+    } finally {
+      await startEngine()
+    }
+  },
+}
+
+export const SCENARIOS: Scenario[] = [
+  signalScenario('SIGINT', true),
+  signalScenario('SIGTERM', false),
+  killWorker,
+  modelFailing,
+  cloneKilled,
+  containerKilled,
+  memoryLimit,
+  engineRestarted,
+]

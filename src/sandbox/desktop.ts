@@ -118,7 +118,12 @@ export class DesktopSandbox {
       return sandbox
     } catch (error) {
       // A container that died while starting (killed, OOM) fails setup too; say why it died.
-      const gone = await sandbox.whyGone().catch(() => null)
+      // Its exec can report the kill (exit 137) a moment before Docker marks the container.
+      let gone: Fault | null = null
+      for (let tries = 0; !gone && tries < 8; tries++) {
+        gone = await sandbox.whyGone().catch(() => null)
+        if (!gone) await new Promise((resolve) => setTimeout(resolve, 250))
+      }
       await sandbox.close()
       if (gone) throw new Error(`${gone.message} while starting (${errorLine(error)})`)
       throw error
