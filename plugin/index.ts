@@ -12,6 +12,8 @@ import TestCaseJsonReporter from '../reporters/testcase-json.ts'
 import SummaryReporter from '../reporters/summary.ts'
 import ProgressReporter from '../reporters/progress.ts'
 import LoadCheckReporter from '../reporters/load-check.ts'
+import RunLimitReporter from '../reporters/run-limits.ts'
+import { describeLimits } from '../src/limits/index.ts'
 import { RunInterrupt } from './interrupt.ts'
 import { RETRY_REFUSED, retryCount } from '../src/fixtures/retry.ts'
 
@@ -103,6 +105,8 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
       if (!reporters.some((r) => r instanceof TestCaseJsonReporter)) {
         const loadCheck = new LoadCheckReporter()
         reporters.push(loadCheck, new TestCaseJsonReporter(resolved, interrupt), new SummaryReporter(resolved, loadCheck, interrupt))
+        const { limits } = resolved.config
+        if (limits.run_tokens !== null || limits.run_cost_usd !== null) reporters.push(new RunLimitReporter(resolved))
         if (resolved.config.run.progress_ms > 0 && !vitest.config.mergeReports) reporters.push(new ProgressReporter(resolved))
       }
       announce(project, resolved)
@@ -130,7 +134,8 @@ function announce(project: TestProject, run: ResolvedRun): void {
     ? ` · grader ${graders.map((g) => (typeof g === 'string' ? g : g.model)).join(', ')}`
     : ' · no grader (judged checks unscored)'
   const name = run.agent_image ? `image ${run.agent_image.ref} (${run.agent_image.shown})` : agent.name
-  project.vitest.logger.log(`agentest: evaluating agent ${name}${model}${steps}${grader} · run ${run.run_id} → ${run.results_path}`)
+  const limits = describeLimits(run.config.limits)
+  project.vitest.logger.log(`agentest: evaluating agent ${name}${model}${steps}${limits ? ` · ${limits}` : ''}${grader} · run ${run.run_id} → ${run.results_path}`)
   const keys = keysLine(run)
   if (keys) project.vitest.logger.log(keys)
 }

@@ -9,6 +9,7 @@ import { describeZodError, InputError } from './errors.ts'
 import { AgentImageRegistry, type LoadedAgentSpec } from '../agent-images/registry.ts'
 import { agentImagePolicy, type AgentImagePolicy } from '../agent-images/spec.ts'
 import { keyRefusal, keyRoutes } from './keys.ts'
+import { unpricedCostLimit } from '../limits/index.ts'
 
 export const CONFIG_FILE = 'agentest.config.yaml'
 
@@ -29,6 +30,10 @@ const ENV_OVERRIDES = {
   AGENTEST_PROGRESS_MS: { path: ['run', 'progress_ms'], read: integer },
   AGENTEST_TASK_TIMEOUT_MS: { path: ['run', 'task_timeout_ms'], read: integer },
   AGENTEST_INFRA_RETRIES: { path: ['run', 'infra_retries'], read: integer },
+  AGENTEST_TASK_TOKENS: { path: ['limits', 'task_tokens'], read: integer },
+  AGENTEST_TASK_COST_USD: { path: ['limits', 'task_cost_usd'], read: decimal },
+  AGENTEST_RUN_TOKENS: { path: ['limits', 'run_tokens'], read: integer },
+  AGENTEST_RUN_COST_USD: { path: ['limits', 'run_cost_usd'], read: decimal },
   AGENTEST_BROWSER: { path: ['browser', 'executable_path'], read: text },
   AGENTEST_OMNIZON_URL: { path: ['apps', 'omnizon', 'url'], read: text },
   AGENTEST_KEEP_CONTAINERS: { path: ['docker', 'keep_on_failure'], read: boolean },
@@ -51,6 +56,10 @@ function boolean(value: string): boolean | string {
   if (/^(1|true|yes)$/i.test(value)) return true
   if (/^(0|false|no)$/i.test(value)) return false
   return value
+}
+
+function decimal(value: string): number | string {
+  return /^\d+(\.\d+)?$/.test(value.trim()) ? Number(value) : value
 }
 
 function integer(value: string): number | string {
@@ -120,6 +129,8 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     const source = env.AGENTEST_AGENT ? 'AGENTEST_AGENT' : `${shown}: agent.name`
     throw new InputError(`${source}: unknown agent "${config.agent.name}" (known: ${known.join(', ')})`)
   }
+  const unpriced = unpricedCostLimit(config)
+  if (unpriced) throw new InputError(`${shown}: ${unpriced}`)
   const optionsSchema = BUILTIN_AGENT_OPTIONS[config.agent.name]
   if (optionsSchema) {
     try {

@@ -177,6 +177,26 @@ export const Prices = z.record(
 )
 export type Prices = z.infer<typeof Prices>
 
+/**
+ * Budgets beside max_steps and the timeout. A task past its own limit ends as `token_limit` or
+ * `cost_limit` (not passed); once the run's total passes its limit no new task starts, and the
+ * rest are recorded as not run (`run_limit`). Costs are the agent's tokens at the `prices` rate
+ * of its model. Null: no limit.
+ */
+export const LimitsConfig = z
+  .object({
+    /** Agent tokens (input + output) one task may use. */
+    task_tokens: z.number().int().positive().nullable().default(null),
+    /** Agent spend in USD one task may use. */
+    task_cost_usd: z.number().positive().nullable().default(null),
+    /** Agent tokens the whole run may use. */
+    run_tokens: z.number().int().positive().nullable().default(null),
+    /** Agent spend in USD the whole run may use. */
+    run_cost_usd: z.number().positive().nullable().default(null),
+  })
+  .strict()
+export type LimitsConfig = z.infer<typeof LimitsConfig>
+
 /** Agents packaged as images (`agent: { name: image, spec: name:version }`). */
 export const AgentImagesConfig = z
   .object({
@@ -204,6 +224,7 @@ export const Config = z
     docker: DockerConfig.default(DockerConfig.parse({})),
     grader: GraderConfig.default(GraderConfig.parse({})),
     prices: Prices.default({}),
+    limits: LimitsConfig.default(LimitsConfig.parse({})),
     agent_images: AgentImagesConfig.default(AgentImagesConfig.parse({})),
     /** User agents: name -> module path (relative to the config file) whose default export is defineAgent(...). */
     agents: z.record(AgentName, z.string().min(1)).default({}),

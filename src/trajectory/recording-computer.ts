@@ -2,6 +2,7 @@ import type { ComputerAction, MouseButton, Point } from '../schema/action.ts'
 import type { Computer } from '../computer/computer.ts'
 import type { Recorder } from './recorder.ts'
 import type { Fault } from '../faults/kinds.ts'
+import { LimitReachedError, type LimitHit } from '../limits/index.ts'
 
 /** The step budget ran out. */
 export class StepLimitError extends Error {
@@ -33,6 +34,8 @@ export interface RecordingOptions {
   violations?: () => readonly string[]
   /** Why the sandbox stopped working, asked when an action fails; null while it is fine. */
   gone?: () => Promise<Fault | null>
+  /** The task's token or cost limit, once passed: every later call is refused with it. */
+  limit?: () => LimitHit | null
 }
 
 /**
@@ -162,6 +165,8 @@ export class RecordingComputer implements Computer {
   private guard(isAction: boolean): void {
     const { signal, maxSteps } = this.options
     if (signal.aborted) throw new TaskAbortedError(abortReason(signal))
+    const limit = this.options.limit?.()
+    if (limit) throw new LimitReachedError(limit)
     if (isAction && this.recorder.steps.length >= maxSteps) {
       throw new StepLimitError(`reached max_steps (${maxSteps})`)
     }
