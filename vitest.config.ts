@@ -1,6 +1,9 @@
-import { defineConfig } from 'vitest/config'
+import { configDefaults, defineConfig } from 'vitest/config'
 import { agentest } from './plugin/index.ts'
 import { LongestFirst } from './test/support/longest-first.ts'
+
+/** The Omnizon gate: whole-suite runs that use the machine fully, so they get it to themselves. */
+const OMNIZON_GATE = 'test/e2e/omnizon-suite.test.ts'
 
 export default defineConfig({
   test: {
@@ -14,10 +17,21 @@ export default defineConfig({
         test: {
           name: 'framework',
           include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
+          exclude: [...configDefaults.exclude, OMNIZON_GATE],
           testTimeout: 30_000,
           // Two files at a time: most of them wait on child runs, containers and a browser, and one
           // at a time (Vitest's default on two cores) left the machine half idle.
           maxWorkers: 2,
+        },
+      },
+      // Then the Omnizon gate alone: beside the desktop gate, both ran at half speed and thrashed.
+      {
+        test: {
+          name: 'framework-gate',
+          include: [OMNIZON_GATE],
+          testTimeout: 30_000,
+          maxWorkers: 1,
+          sequence: { groupOrder: 1 },
         },
       },
     ],

@@ -1,7 +1,7 @@
 import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
-/** The files that take minutes (whole-suite gate runs), longest first. */
-const LONGEST = ['test/e2e/desktop.test.ts', 'test/e2e/omnizon-suite.test.ts']
+/** The files that take minutes (the desktop gate's whole-suite runs), longest first. */
+const LONGEST = ['test/e2e/desktop.test.ts']
 
 /**
  * Vitest orders files by their last durations, which a fresh clone (CI) does not have, and then
