@@ -38,7 +38,8 @@ export default class LoadCheckReporter implements Reporter {
       if (!id) continue
       const owner = this.owners.get(id)
       if (owner === undefined) this.owners.set(id, file)
-      else if (owner !== file) this.add(`${owner} and ${file}: id: both declare the task "${id}"; task ids must be unique (a task's records are named by its id)`)
+      // Named in path order: which of the two a busy machine collects first must not change the line.
+      else if (owner !== file) this.add(`${[owner, file].sort().join(' and ')}: id: both declare the task "${id}"; task ids must be unique (a task's records are named by its id)`)
     }
     // The same reason --bail gives: the files not yet run are cancelled, not failed.
     if (this.found.length > before) void this.vitest?.cancelCurrentRun('test-failure')
