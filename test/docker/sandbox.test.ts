@@ -110,6 +110,29 @@ describe.skipIf(noDocker)('the desktop sandbox on a real engine', { timeout: 300
     expect(left).toEqual([])
   })
 
+  test('twelve desktops opened at once all get their window manager', async () => {
+    // Before Xvfb ran with -noreset, a client connecting while the last one disconnected was
+    // refused: now and then openbox never managed the screen and the desktop never got ready.
+    const opened = await Promise.allSettled(Array.from({ length: 12 }, (_, i) =>
+      DesktopSandbox.open({ docker, image, runId: RUN, taskId: `crowd-${i}`, setupCmd: null, network: false })))
+    const sandboxes = opened.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []))
+    try {
+      expect(opened.filter((result) => result.status === 'rejected')).toEqual([])
+      for (const desktop of sandboxes) {
+        expect((await desktop.shell('pgrep -x openbox >/dev/null && echo managed')).stdout.toString()).toBe('managed\n')
+      }
+    } finally {
+      await Promise.all(sandboxes.map((desktop) => desktop.close()))
+    }
+  })
+
+  test('a display not ready in time is an error naming the container and what Xvfb said; the container is gone', async () => {
+    const late = DesktopSandbox.open({ docker, image, runId: RUN, taskId: 'display-late', setupCmd: null, network: false, readyTimeoutMs: 1 })
+    await expect(late).rejects.toThrow(/^container agentest-display-late-[0-9a-f]{8}: the X display did not answer within 1 ms \(xvfb: /)
+    const left = await docker.listContainers({ all: true, filters: { label: [`${LABEL.task}=display-late`] } })
+    expect(left).toEqual([])
+  })
+
   test('cleanup removes a run by label, and leftovers of dead runs', async () => {
     const dead = await docker.createContainer({
       Image: image,
