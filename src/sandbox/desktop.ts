@@ -237,7 +237,7 @@ export class DesktopSandbox {
     if (ready?.exitCode === 0) return
     if (!(await this.isRunning())) throw new Error(`container ${this.name} stopped before its display was ready`)
     // What the display and the window manager last said is usually the reason.
-    const logs = await this.exec(['sh', '-c', 'for f in xvfb openbox; do echo "$f: $(tail -n 2 /tmp/$f.log 2>/dev/null | tr "\\n" " ")"; done'], { user: 'root', timeoutMs: 5_000 }).catch(() => null)
+    const logs = await this.exec(['sh', '-c', 'for f in xvfb openbox; do echo "$f: $(tail -n 2 /tmp/$f.log 2>/dev/null | tr "\\n" " ")"; done'], { timeoutMs: 5_000 }).catch(() => null)
     const said = logs?.stdout.toString().trim().split('\n').join('; ') ?? ''
     throw new Error(`container ${this.name}: the X display did not answer within ${timeoutMs} ms${said ? ` (${said})` : ''}`)
   }
