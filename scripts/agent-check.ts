@@ -13,7 +13,6 @@ import { parseArgs } from 'node:util'
 import { startModelServer, type ModelServer } from '../fixtures/model-server/index.ts'
 import { ensureAgentImage } from '../src/agent-images/build.ts'
 import { CANCEL_INSTRUCTION, checkConformance } from '../src/agent-images/conformance.ts'
-import { fromContainer } from '../src/agent-images/image-agent.ts'
 import { AgentImageRegistry, loadAgentSpec, SPEC_SUFFIX, type LoadedAgentSpec } from '../src/agent-images/registry.ts'
 import { InputError, loadConfig, type LoadedConfig } from '../src/config/index.ts'
 import { insecureKeyMessage, insecureKeyTransport } from '../src/config/key-transport.ts'
@@ -94,8 +93,8 @@ async function main(): Promise<void> {
   let server: ModelServer | null = null
   let model = { base_url: values['base-url'] ?? '', name: values.model ?? '', api_key_env: 'OPENAI_API_KEY' as string | null }
   if (!values['base-url']) {
+    // On loopback only: the agent reaches it through the harness's relay, as it would reach Ollama.
     server = await startModelServer({
-      host: '0.0.0.0',
       policy: (call) =>
         call.goal?.includes(CANCEL_INSTRUCTION)
           ? { delay_ms: 60_000, answer: 'too late' }
@@ -103,7 +102,7 @@ async function main(): Promise<void> {
             ? { thought: 'conformance: one step', actions: [{ type: 'move', x: 40, y: 40 }] }
             : { answer: 'done' },
     })
-    model = { base_url: fromContainer(server.url), name: 'scripted-model', api_key_env: 'OPENAI_API_KEY' }
+    model = { base_url: server.url, name: 'scripted-model', api_key_env: 'OPENAI_API_KEY' }
     log(`model calls go to the scripted model server (a test double) at ${model.base_url}`)
   }
   const env: Record<string, string> = { ...spec.environment }

@@ -1,4 +1,5 @@
 import { describeZodError } from '../config/errors.ts'
+import { modelUrlForContainer } from './loopback-relay.ts'
 import { NDJSON, RunEvent, type RunRequest } from './protocol.ts'
 
 /** The agent broke the protocol: a bad status, a malformed line, a missing final event. */
@@ -11,7 +12,19 @@ export class AgentServerClient {
   private active: string | null = null
   private cancelling: Promise<number | null> | null = null
 
-  constructor(readonly url: string) {}
+  /**
+   * `url` is the agent server's address on this machine; `gateway` is its container's bridge
+   * gateway, where a model server on this machine's loopback is relayed for it.
+   */
+  constructor(
+    readonly url: string,
+    private readonly gateway: string | null = null,
+  ) {}
+
+  /** The model URL as the agent must use it from inside its container. */
+  modelUrl(url: string): Promise<string> {
+    return modelUrlForContainer(url, this.gateway)
+  }
 
   /**
    * Polls the health path until it answers 2xx. On timeout the error quotes `logs()` (the

@@ -17,8 +17,8 @@ export interface ConformanceOptions {
   loaded: LoadedAgentSpec
   /** The built agent image. */
   tag: string
-  /** Where the agent's model calls go, as the container sees it. */
-  model: { base_url: string; name: string; api_key_env: string | null }
+  /** Where the agent's model calls go (a server on this machine's loopback is relayed to the container). */
+  model: { base_url: string | null; name: string; api_key_env: string | null }
   /** Environment for the container (the spec's environment and secrets). */
   env: Record<string, string>
   /** Labels the container as this run's, for cleanup. */
@@ -64,7 +64,7 @@ export async function checkConformance(options: ConformanceOptions): Promise<Con
   }
   const sandbox = desktop
   try {
-    const client = new AgentServerClient(`http://127.0.0.1:${await sandbox.publishedPort(port)}`)
+    const client = new AgentServerClient(`http://127.0.0.1:${await sandbox.publishedPort(port)}`, await sandbox.gateway())
     const started = Date.now()
     try {
       await client.waitHealthy(spec.health.path, spec.health.timeout_ms, {
@@ -81,8 +81,11 @@ export async function checkConformance(options: ConformanceOptions): Promise<Con
     await bad.body?.cancel()
     record('bad request', bad.status === 400, `POST /v1/runs with an incomplete body answered ${bad.status}${bad.status === 400 ? '' : ' (expected 400)'}`)
 
-    await checkRun(client, options, record)
-    await checkCancel(client, options, record)
+    // A model server on this machine's loopback is relayed to the container, as in a benchmark run.
+    const baseUrl = options.model.base_url ? await client.modelUrl(options.model.base_url) : null
+    const relayed = { ...options, model: { ...options.model, base_url: baseUrl } }
+    await checkRun(client, relayed, record)
+    await checkCancel(client, relayed, record)
 
     const unknown = await client.cancel(`no-such-run-${randomBytes(3).toString('hex')}`)
     record('unknown run', unknown === 404, `DELETE /v1/runs/<unknown id> answered ${unknown ?? 'nothing'}${unknown === 404 ? '' : ' (expected 404)'}`)

@@ -19,7 +19,7 @@ export const imageAgent = defineHarnessAgent({
       run_id: `${context.task.id}-${randomBytes(4).toString('hex')}`.replaceAll(/[^A-Za-z0-9._-]/g, '-'),
       task: { id: context.task.id, instruction: context.task.goal, max_steps: context.task.max_steps },
       model: {
-        base_url: context.config.base_url ? fromContainer(context.config.base_url) : null,
+        base_url: context.config.base_url ? await server.modelUrl(context.config.base_url) : null,
         name: context.config.model,
         api_key_env: context.config.api_key_env,
       },
@@ -70,11 +70,4 @@ function finish(event: FinalEvent, context: AgentContext): AgentOutcome {
       if (context.signal.aborted) throw new TaskAbortedError(abortReason(context.signal))
       throw new Error('the agent cancelled its run without being asked to')
   }
-}
-
-/** A model server on the host's loopback is reached from the container through the host gateway. */
-export function fromContainer(url: string): string {
-  const parsed = new URL(url)
-  if (['127.0.0.1', 'localhost', '0.0.0.0', '[::1]'].includes(parsed.hostname)) parsed.hostname = 'host.docker.internal'
-  return parsed.href.replace(/\/$/, url.endsWith('/') ? '/' : '')
 }

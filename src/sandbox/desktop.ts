@@ -161,6 +161,13 @@ export class DesktopSandbox {
     return Number(binding.HostPort)
   }
 
+  /** The gateway of the container's bridge network (where host.docker.internal points), or null without one. */
+  async gateway(): Promise<string | null> {
+    const info = await this.container.inspect()
+    const networks = Object.values(info.NetworkSettings.Networks ?? {})
+    return networks.find((network) => network.Gateway)?.Gateway ?? null
+  }
+
   /** The container's last log lines (its main process's stdout and stderr). */
   async logs(tail = 20): Promise<string> {
     const raw = await this.container.logs({ stdout: true, stderr: true, tail, follow: false }).catch(() => null)

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { startModelServer, type ModelServer } from '../../fixtures/model-server/index.ts'
 import { AgentImageError, ensureAgentImage } from '../../src/agent-images/build.ts'
 import { AgentServerClient } from '../../src/agent-images/client.ts'
-import { fromContainer, imageAgent } from '../../src/agent-images/image-agent.ts'
+import { imageAgent } from '../../src/agent-images/image-agent.ts'
 import { AgentImageRegistry, type LoadedAgentSpec } from '../../src/agent-images/registry.ts'
 import { agentPort } from '../../src/agent-images/spec.ts'
 import { ensureImage, imageDir, LABEL, removeRunContainers } from '../../src/docker/index.ts'
@@ -38,7 +38,7 @@ async function startAgent(loaded: LoadedAgentSpec, tag: string, env: Record<stri
     limits: { memoryMb: spec.requirements.memory_mb, cpus: spec.requirements.cpus, pids: spec.requirements.pids },
     agentServer: { port: agentPort(loaded.spec), env: { ...spec.environment, OPENAI_API_KEY: 'sk-runtime-test', ...env } },
   })
-  const client = new AgentServerClient(`http://127.0.0.1:${await sandbox.publishedPort(agentPort(loaded.spec))}`)
+  const client = new AgentServerClient(`http://127.0.0.1:${await sandbox.publishedPort(agentPort(loaded.spec))}`, await sandbox.gateway())
   const health = client.waitHealthy(spec.health.path, healthTimeoutMs ?? spec.health.timeout_ms, {
     logs: () => sandbox.logs(),
     gone: async () => ((await sandbox.isRunning()) ? null : 'stopped'),
@@ -134,7 +134,7 @@ describe.skipIf(noDocker)('packaged agents on a real engine', { timeout: 600_000
   })
 
   test('aborting the task cancels the agent\'s run: it stops its model call while the container still stands', async () => {
-    server = await startModelServer({ host: '0.0.0.0', policy: [{ fault: 'hang' }] })
+    server = await startModelServer({ policy: [{ fault: 'hang' }] })
     const { sandbox, client, health } = await startAgent(cuaNode, tags[cuaNode.ref]!)
     await health
     const recorder = new Recorder(dir, 'cancel', null)
@@ -147,7 +147,7 @@ describe.skipIf(noDocker)('packaged agents on a real engine', { timeout: 600_000
         computer,
         signal: controller.signal,
         think: () => {},
-        config: AgentConfig.parse({ name: 'image', spec: cuaNode.ref, model: 'scripted', base_url: fromContainer(server.url) }),
+        config: AgentConfig.parse({ name: 'image', spec: cuaNode.ref, model: 'scripted', base_url: server.url }),
       },
       {
         reference: null,

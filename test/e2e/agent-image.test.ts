@@ -7,8 +7,8 @@ import { runBenchmark, type BenchmarkRun } from './run-benchmark.ts'
 
 /**
  * Packaged agents evaluated the way the README shows: AGENTEST_AGENT=image with a spec. The
- * scripted model server (a test double, listening where containers reach it through the host
- * gateway) serves the oracle's recorded actions; the agents act in their own containers, and the
+ * scripted model server (a test double) listens on 127.0.0.1 only, as Ollama does, and the
+ * containers reach it through the harness's relay; it serves the oracle's recorded actions; the agents act in their own containers, and the
  * tasks' checks run there afterwards.
  */
 const TASKS = ['tasks/desktop/editor-note.task.ts', 'tasks/desktop/terminal-hello.task.ts']
@@ -36,10 +36,10 @@ async function leftovers(runId: string | undefined): Promise<string[]> {
 }
 
 describe.skipIf(noDocker)('packaged agents in a benchmark run', { timeout: 900_000 }, () => {
-  test('the computer-use image and the Python image solve desktop tasks; their checks pass in the same container', async () => {
+  test('the computer-use image and the Python image solve desktop tasks through a model server bound to 127.0.0.1 only; their checks pass in the same container', async () => {
     const oracle = await runBenchmark(TASKS, { AGENTEST_AGENT: 'oracle' })
     expect(oracle.results.map((r) => r.status)).toEqual(['passed', 'passed'])
-    const server = await startModelServer({ host: '0.0.0.0', policy: replayPolicy(oracle.results) })
+    const server = await startModelServer({ policy: replayPolicy(oracle.results) })
     servers.push(server)
 
     for (const spec of ['cua-node:0.1.0', 'minimal-python']) {
@@ -66,7 +66,7 @@ describe.skipIf(noDocker)('packaged agents in a benchmark run', { timeout: 900_0
   })
 
   test('a task that times out cancels the packaged agent, ends as a timeout and leaves no container', async () => {
-    const server = await startModelServer({ host: '0.0.0.0', policy: () => ({ fault: 'hang' }) })
+    const server = await startModelServer({ policy: () => ({ fault: 'hang' }) })
     servers.push(server)
     const run = await runBenchmark([TASKS[0]!], imageEnv('cua-node', server, { AGENTEST_TASK_TIMEOUT_MS: '25000' }))
     runs.push(run)
@@ -79,7 +79,7 @@ describe.skipIf(noDocker)('packaged agents in a benchmark run', { timeout: 900_0
   })
 
   test('a browser task is skipped with the reason, and a bad spec is one line', async () => {
-    const server = await startModelServer({ host: '0.0.0.0', policy: [] })
+    const server = await startModelServer({ policy: [] })
     servers.push(server)
     const browser = await runBenchmark(['tasks/omnizon/omnizon-1.task.ts'], imageEnv('minimal-python', server))
     expect(browser.results[0]?.status).toBe('skipped')
