@@ -125,6 +125,30 @@ describe('model agents on Omnizon, end to end', { timeout: 300_000 }, () => {
     expect(JSON.stringify(callsOf('omnizon-3')[0]!.body.messages)).toContain('Accessibility tree:')
   })
 
+  test.each(['image', 'screen', 'relative_1000', 'normalized'] as const)(
+    'openai-chat solves tasks from a grounding model that answers in %s coordinates, with the screenshots resized',
+    async (coordinates) => {
+      // 1280x800 shown as 960x600: every convention but `screen` differs from screen pixels.
+      const url = await serve(replayPolicy(oracle, { coordinates, scale: 0.75 }))
+      const options = { screenshot_fit: { width: 960, height: 600 }, coordinates }
+      const run = await bench(taskFiles(1, 5), agentEnv({ name: 'openai-chat', options }, url, { AGENTEST_MODEL: 'grounding-vlm' }))
+      const results = byId(run)
+      for (const id of ['omnizon-1', 'omnizon-5']) {
+        expect(results[id]?.status, `${id}: ${JSON.stringify(results[id]?.error)}`).toBe('passed')
+        // The clicks landed where the oracle's did, within the rounding of the model's convention.
+        const clicks = (r: TestCaseRun) => r.trajectory.flatMap((s) => (s.action.type === 'click' ? [[s.action.x, s.action.y]] : []))
+        const expected = clicks(oracle.find((r) => r.id === id)!)
+        expect(expected.length, `${id}: the oracle clicks`).toBeGreaterThan(0)
+        expect(clicks(results[id]!)).toHaveLength(expected.length)
+        clicks(results[id]!).forEach(([x, y], i) => {
+          expect(Math.abs(x! - expected[i]![0]!), `${id} click ${i}`).toBeLessThanOrEqual(1)
+          expect(Math.abs(y! - expected[i]![1]!), `${id} click ${i}`).toBeLessThanOrEqual(1)
+        })
+      }
+      expect(await sharp(callsOf('omnizon-1')[0]!.screenshot!).metadata()).toMatchObject({ width: 960, height: 600 })
+    },
+  )
+
   test('replay reproduces the oracle run from its folder', async () => {
     const from = runs[0]!.runDir!
     const run = await bench(taskFiles(1, 3, 7), { AGENTEST_CONFIG: agentEnv({ name: 'replay', options: { from } }, 'http://unused.test/v1').AGENTEST_CONFIG })

@@ -111,11 +111,49 @@ describe('openai-chat: a tool-calling loop over Chat Completions', () => {
     )
     await outcome
     expect(await sharp(server.requests[0]!.screenshot!).metadata()).toMatchObject({ width: 640, height: 400 })
+    // 297.6 image pixels at half size is 595.2 screen pixels: mapped first, rounded once.
     expect(computer.actions).toEqual([
-      { type: 'click', x: 596, y: 30, button: 'left' },
+      { type: 'click', x: 595, y: 30, button: 'left' },
       { type: 'scroll', x: 640, y: 400, scroll_x: 0, scroll_y: 300 },
     ])
     expect((server.requests[0]!.body.messages as Array<{ content: unknown }>)[0]!.content).toContain('640x400 pixels')
+  })
+
+  test.each([
+    // The same two points (screen 595,30 and a drag to 1279,799) and a 300 px scroll, said four ways.
+    ['image', { x: 446.25, y: 22.5 }, { x: 959.25, y: 599.25 }, 225, '960x600 pixels; tool coordinates and scroll distances are pixels of the screenshot'],
+    ['screen', { x: 595, y: 30 }, { x: 1279, y: 799 }, 300, 'The screen is 1280x800 pixels (the screenshots may be smaller)'],
+    ['relative_1000', { x: 464.84375, y: 37.5 }, { x: 1000, y: 1000 }, 375, 'from 0 to 1000 on each axis'],
+    ['normalized', { x: 0.46484375, y: 0.0375 }, { x: 0.99921875, y: 0.99875 }, 0.375, 'fractions from 0 to 1 on each axis'],
+  ])('coordinates %s: the model\'s points map exactly to screen pixels, and the prompt says the convention', async (convention, point, corner, scroll, said) => {
+    const { server, computer, outcome } = await run(
+      byTurn([
+        {
+          actions: [
+            { type: 'click', ...point },
+            { type: 'drag', path: [point, corner] },
+            { type: 'scroll', ...point, scroll_x: 0, scroll_y: scroll },
+          ],
+        },
+        { answer: 'ok' },
+      ]),
+      { screenshot_fit: { width: 960, height: 600 }, coordinates: convention },
+    )
+    await outcome
+    expect(await sharp(server.requests[0]!.screenshot!).metadata()).toMatchObject({ width: 960, height: 600 })
+    expect(computer.actions).toEqual([
+      { type: 'click', x: 595, y: 30, button: 'left' },
+      { type: 'drag', path: [{ x: 595, y: 30 }, { x: 1279, y: 799 }] },
+      { type: 'scroll', x: 595, y: 30, scroll_x: 0, scroll_y: 300 },
+    ])
+    expect((server.requests[0]!.body.messages as Array<{ content: unknown }>)[0]!.content).toContain(said)
+  })
+
+  test('a point outside the screen is kept inside it; an unknown convention is one line', async () => {
+    const { computer, outcome } = await run(byTurn([{ actions: [{ type: 'click', x: 1.4, y: -0.2 }] }, { answer: 'ok' }]), { coordinates: 'normalized' })
+    await outcome
+    expect(computer.actions).toEqual([{ type: 'click', x: 1279, y: 0, button: 'left' }])
+    await expect(run(byTurn([{ answer: 'ok' }]), { coordinates: 'percent' }).then((r) => r.outcome)).rejects.toThrow(/coordinates/)
   })
 
   test('only the newest screenshots stay in the history', async () => {

@@ -9,6 +9,7 @@ import { redact, redactError } from '../shared/redact.ts'
 import { resolveSettings, type ModelSettings } from '../shared/settings.ts'
 import { CompletionBody, pruneScreenshots, type ChatMessage, type ToolCall } from './messages.ts'
 import { chatInstructions, observe } from './observe.ts'
+import { ModelCoordinates } from './coordinates.ts'
 import { ChatOptions } from './options.ts'
 import { availableTools, parseToolCall, toolDefinitions } from './tools.ts'
 
@@ -30,6 +31,9 @@ async function loop(ctx: AgentContext, options: ChatOptions, settings: ModelSett
   const secrets = [settings.apiKey]
   const client = createClient(settings, ctx.modelCache ?? null)
   const scale = new ScreenScale(computer.dimensions, options.screenshot_fit)
+  const coordinates = new ModelCoordinates(options.coordinates, scale)
+  // The model's points are mapped to screen pixels before the action is checked.
+  const screenPixels = new ScreenScale(computer.dimensions, null)
   const blocklist = new UrlBlocklist(options.blocklist)
   const toolErrors = new ToolErrors(options.max_tool_errors)
   const usage = new Usage()
@@ -37,7 +41,7 @@ async function loop(ctx: AgentContext, options: ChatOptions, settings: ModelSett
   const offered = availableTools(computer)
   const tools = toolDefinitions(offered)
   const messages: ChatMessage[] = [
-    { role: 'system', content: chatInstructions(computer, scale, options) },
+    { role: 'system', content: chatInstructions(computer, coordinates, options) },
     { role: 'user', content: [{ type: 'text', text: `Task: ${task.goal}` }, ...(await observe(computer, scale, options))] },
   ]
 
@@ -49,7 +53,7 @@ async function loop(ctx: AgentContext, options: ChatOptions, settings: ModelSett
       return { output: `error: ${parsed.error}` }
     }
     if (parsed.name === 'answer') return { answer: String(parsed.args.answer) }
-    const checked = await checkAction({ type: parsed.name, ...parsed.args }, scale, computer)
+    const checked = await checkAction({ type: parsed.name, ...coordinates.toScreen(parsed.args) }, screenPixels, computer)
     if (!checked.ok) {
       toolErrors.note(checked.error)
       return { output: `error: ${checked.error}` }

@@ -1,5 +1,6 @@
 import type { Computer } from '../../computer/computer.ts'
 import { pngDataUrl, type ScreenScale } from '../shared/image.ts'
+import type { ModelCoordinates } from './coordinates.ts'
 import type { ContentPart } from './messages.ts'
 import type { ChatOptions } from './options.ts'
 
@@ -22,12 +23,11 @@ function cut(text: string, max: number): string {
 }
 
 /** The system prompt: the environment, the coordinate space and how to finish. */
-export function chatInstructions(computer: Computer, scale: ScreenScale, options: ChatOptions): string {
+export function chatInstructions(computer: Computer, coordinates: ModelCoordinates, options: ChatOptions): string {
   const where = computer.environment === 'browser' ? 'a web browser' : `a ${computer.environment} desktop`
-  const { width, height } = scale.image
   const lines = [
     `You are operating ${where} to complete a task for a user, with the tools given.`,
-    `The screenshots are ${width}x${height} pixels; tool coordinates are pixels of the screenshot, origin top-left.`,
+    coordinates.describe(),
     'After your tool calls you get the new state of the screen.',
     'Act on your own: never ask the user for confirmation or for more information.',
     'When the task is done, call answer with your final answer: for a question the answer itself, otherwise a short summary.',

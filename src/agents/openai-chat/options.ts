@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { ModelOptions } from '../shared/options.ts'
+import { CoordinateConvention } from './coordinates.ts'
 
 export const ChatOptions = ModelOptions.extend({
   /** What the model gets after each action; desktops (no accessibility tree) always get screenshots. */
@@ -10,5 +11,10 @@ export const ChatOptions = ModelOptions.extend({
   axtree_max_chars: z.number().int().min(1000).default(30_000),
   /** `required` makes the model call a tool every turn, where the server supports it. */
   tool_choice: z.enum(['auto', 'required']).default('auto'),
+  /**
+   * How the model states points: `image` (pixels of the screenshot it was shown), `screen`
+   * (pixels of the real screen), `relative_1000` (0-1000 on each axis) or `normalized` (0-1).
+   */
+  coordinates: CoordinateConvention.default('image'),
 }).strict()
 export type ChatOptions = z.infer<typeof ChatOptions>

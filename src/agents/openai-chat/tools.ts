@@ -1,9 +1,9 @@
 import { z } from 'zod'
 import type { Computer } from '../../computer/computer.ts'
 
-/** Models send floats now and then; coordinates are whole pixels of the screenshot. */
-const Pixel = z.number().transform(Math.round)
-const Point = z.object({ x: Pixel, y: Pixel }).strict()
+/** A coordinate or distance in the model's convention (agent.options.coordinates); mapped to screen pixels after parsing. */
+const Coordinate = z.number()
+const Point = z.object({ x: Coordinate, y: Coordinate }).strict()
 
 interface ToolSpec {
   description: string
@@ -15,8 +15,8 @@ interface ToolSpec {
 /** The chat agent's tools; each maps onto one ComputerAction of the same name (answer ends the task). */
 export const CHAT_TOOLS = {
   click: {
-    description: 'Click at a point of the screenshot (pixels, origin top-left).',
-    args: z.object({ x: Pixel, y: Pixel, button: z.enum(['left', 'right', 'middle']).optional() }).strict(),
+    description: 'Click at a point of the screen (coordinates as the instructions say).',
+    args: z.object({ x: Coordinate, y: Coordinate, button: z.enum(['left', 'right', 'middle']).optional() }).strict(),
   },
   double_click: { description: 'Double-click at a point.', args: Point },
   type: { description: 'Type text into the focused element.', args: z.object({ text: z.string() }).strict() },
@@ -25,8 +25,8 @@ export const CHAT_TOOLS = {
     args: z.object({ keys: z.array(z.string().min(1)).min(1) }).strict(),
   },
   scroll: {
-    description: 'Scroll with the mouse wheel at a point; scroll_y > 0 scrolls down, in pixels.',
-    args: z.object({ x: Pixel, y: Pixel, scroll_x: Pixel, scroll_y: Pixel }).strict(),
+    description: 'Scroll with the mouse wheel at a point; scroll_y > 0 scrolls down.',
+    args: z.object({ x: Coordinate, y: Coordinate, scroll_x: Coordinate, scroll_y: Coordinate }).strict(),
   },
   move: { description: 'Move the mouse to a point.', args: Point },
   drag: {
