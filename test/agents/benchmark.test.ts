@@ -5,6 +5,7 @@ import {
   recordedTurn,
   replayPolicy,
   startModelServer,
+  uiTarsReplayPolicy,
   type ModelCall,
   type ModelServer,
   type ReplyInput,
@@ -148,6 +149,20 @@ describe('model agents on Omnizon, end to end', { timeout: 300_000 }, () => {
       expect(await sharp(callsOf('omnizon-1')[0]!.screenshot!).metadata()).toMatchObject({ width: 960, height: 600 })
     },
   )
+
+  test('openai-chat solves tasks from a UI-TARS-style model that answers in text (action_format ui-tars)', async () => {
+    const url = await serve(uiTarsReplayPolicy(oracle, { coordinates: 'relative_1000' }))
+    const options = { action_format: 'ui-tars', coordinates: 'relative_1000', screenshot_fit: { width: 960, height: 600 } }
+    const run = await bench(taskFiles(1, 5), agentEnv({ name: 'openai-chat', options }, url, { AGENTEST_MODEL: 'ui-tars-like' }))
+    const results = byId(run)
+    for (const id of ['omnizon-1', 'omnizon-5']) {
+      expect(results[id]?.status, `${id}: ${JSON.stringify(results[id]?.error)}`).toBe('passed')
+      expect(results[id]?.final_answer).toBe(oracle.find((r) => r.id === id)!.final_answer)
+    }
+    const first = callsOf('omnizon-1')[0]!
+    expect(first.body.tools).toBeUndefined()
+    expect(callsOf('omnizon-1')[1]!.body.messages).toContainEqual(expect.objectContaining({ role: 'assistant', content: expect.stringContaining("Action: click(start_box='<|box_start|>(") }))
+  })
 
   test('replay reproduces the oracle run from its folder', async () => {
     const from = runs[0]!.runDir!

@@ -156,6 +156,39 @@ describe('openai-chat: a tool-calling loop over Chat Completions', () => {
     await expect(run(byTurn([{ answer: 'ok' }]), { coordinates: 'percent' }).then((r) => r.outcome)).rejects.toThrow(/coordinates/)
   })
 
+  test('action_format ui-tars: actions in the reply\'s text, in the model\'s convention, finished gives the answer', async () => {
+    const { server, computer, context, outcome } = await run(
+      byTurn([
+        { say: "Thought: The search box.\nAction: click(start_box='<|box_start|>(465,38)<|box_end|>')" },
+        { say: "Thought: Typing.\nAction: type(content='laptop\\n')" },
+        { say: "Action: tap(start_box='(1,2)')" },
+        { say: "Thought: Done.\nAction: finished(content='The MacBook Air.')" },
+      ]),
+      { action_format: 'ui-tars', coordinates: 'relative_1000' },
+    )
+    expect((await outcome).answer).toBe('The MacBook Air.')
+    expect(computer.actions).toEqual([
+      { type: 'click', x: 595, y: 30, button: 'left' },
+      { type: 'type', text: 'laptop' },
+      { type: 'keypress', keys: ['Enter'] },
+    ])
+    expect(context.thoughts).toEqual(['The search box.', 'Typing.', 'Done.'])
+    const first = server.requests[0]!
+    expect(first.body.tools).toBeUndefined()
+    const system = messages(first)[0]!.content as string
+    expect(system).toContain("click(start_box='(x,y)')")
+    expect(system).toContain("finished(content='...')")
+    expect(system).toContain('from 0 to 1000 on each axis')
+    // The unknown action went back as an error, and the model carried on.
+    const afterError = messages(server.requests[3])
+    expect(parts(afterError.at(-1)).map((p) => p.text)).toEqual(['error: unknown action "tap" (tap(start_box=\'(1,2)\')). Answer with "Thought: ..." and "Action: ...".'])
+  })
+
+  test('action_format ui-tars: call_user ends the task with an error, since nobody answers', async () => {
+    const { outcome } = await run(byTurn([{ say: 'Thought: I need a password.\nAction: call_user()' }]), { action_format: 'ui-tars' })
+    await expect(outcome).rejects.toThrow('the model called call_user()')
+  })
+
   test('only the newest screenshots stay in the history', async () => {
     const { server, outcome } = await run(
       byTurn([...Array.from({ length: 4 }, () => ({ actions: [{ type: 'wait', ms: 0 }] })), { answer: 'ok' }]),

@@ -12,6 +12,7 @@ import { chatInstructions, observe } from './observe.ts'
 import { ModelCoordinates } from './coordinates.ts'
 import { ChatOptions } from './options.ts'
 import { availableTools, parseToolCall, toolDefinitions } from './tools.ts'
+import { runTextTurn, textInstructions } from './text-turn.ts'
 
 type CreateParams = OpenAI.Chat.ChatCompletionCreateParamsNonStreaming
 
@@ -39,9 +40,11 @@ async function loop(ctx: AgentContext, options: ChatOptions, settings: ModelSett
   const usage = new Usage()
   ctx.meter?.setModel(settings.model)
   const offered = availableTools(computer)
+  const inText = options.action_format === 'ui-tars'
   const tools = toolDefinitions(offered)
+  const system = chatInstructions(computer, coordinates, options)
   const messages: ChatMessage[] = [
-    { role: 'system', content: chatInstructions(computer, coordinates, options) },
+    { role: 'system', content: inText ? `${system}\n\n${textInstructions(computer)}` : system },
     { role: 'user', content: [{ type: 'text', text: `Task: ${task.goal}` }, ...(await observe(computer, scale, options))] },
   ]
 
@@ -66,8 +69,8 @@ async function loop(ctx: AgentContext, options: ChatOptions, settings: ModelSett
     const body: Record<string, unknown> = {
       model: settings.model,
       messages,
-      tools,
-      tool_choice: options.tool_choice,
+      // A model that answers in text gets no tools: its actions are in the reply.
+      ...(inText ? {} : { tools, tool_choice: options.tool_choice }),
       ...(options.temperature !== undefined ? { temperature: options.temperature } : {}),
       ...(options.max_output_tokens !== undefined ? { max_completion_tokens: options.max_output_tokens } : {}),
     }
@@ -79,6 +82,19 @@ async function loop(ctx: AgentContext, options: ChatOptions, settings: ModelSett
     usage.add(completion.usage?.prompt_tokens, completion.usage?.completion_tokens)
     ctx.meter?.addTokens(completion.usage?.prompt_tokens, completion.usage?.completion_tokens)
     const message = completion.choices[0]!.message
+    if (inText) {
+      messages.push({ role: 'assistant', content: message.content ?? '' })
+      const turn = await runTextTurn(redact(message.content ?? '', secrets), { computer, coordinates, screenPixels, blocklist, think: ctx.think })
+      if ('answer' in turn) return { answer: turn.answer, usage: usage.total }
+      if ('error' in turn) {
+        toolErrors.note(turn.error)
+        messages.push({ role: 'user', content: [{ type: 'text', text: `error: ${turn.error}. Answer with "Thought: ..." and "Action: ...".` }] })
+        continue
+      }
+      messages.push({ role: 'user', content: await observe(computer, scale, options) })
+      pruneScreenshots(messages, options.keep_screenshots)
+      continue
+    }
     const calls = message.tool_calls ?? []
     messages.push({ role: 'assistant', content: message.content ?? null, ...(calls.length ? { tool_calls: calls } : {}) })
     for (const thought of [message.reasoning_content, message.content]) if (thought?.trim()) ctx.think(redact(thought.trim(), secrets))

@@ -25,12 +25,13 @@ function cut(text: string, max: number): string {
 /** The system prompt: the environment, the coordinate space and how to finish. */
 export function chatInstructions(computer: Computer, coordinates: ModelCoordinates, options: ChatOptions): string {
   const where = computer.environment === 'browser' ? 'a web browser' : `a ${computer.environment} desktop`
+  const inText = options.action_format === 'ui-tars'
   const lines = [
-    `You are operating ${where} to complete a task for a user, with the tools given.`,
+    `You are operating ${where} to complete a task for a user, with the ${inText ? 'actions below' : 'tools given'}.`,
     coordinates.describe(),
-    'After your tool calls you get the new state of the screen.',
+    `After your ${inText ? 'action' : 'tool calls'} you get the new state of the screen.`,
     'Act on your own: never ask the user for confirmation or for more information.',
-    'When the task is done, call answer with your final answer: for a question the answer itself, otherwise a short summary.',
+    `When the task is done, ${inText ? "use finished(content='...')" : 'call answer'} with your final answer: for a question the answer itself, otherwise a short summary.`,
   ]
   if (options.instructions) lines.push(options.instructions)
   return lines.join('\n')

@@ -16,5 +16,7 @@ export const ChatOptions = ModelOptions.extend({
    * (pixels of the real screen), `relative_1000` (0-1000 on each axis) or `normalized` (0-1).
    */
   coordinates: CoordinateConvention.default('image'),
+  /** `tools` (tool calls) or `ui-tars` (a `Thought:` and an `Action: click(start_box='(x,y)')` in the text). */
+  action_format: z.enum(['tools', 'ui-tars']).default('tools'),
 }).strict()
 export type ChatOptions = z.infer<typeof ChatOptions>
