@@ -53,6 +53,7 @@ export function toTestCaseRun(test: VitestTestCase, run: ResolvedRun): TestCaseR
     result: record?.result ?? null,
     final_answer: record?.final_answer ?? null,
     final_state: record?.final_state ?? null,
+    transcript: record?.transcript ?? null,
     check_results: checkResults,
     command_output_check_results: record?.command_output_check_results ?? [],
     input_tokens: record?.input_tokens ?? 0,

@@ -2,6 +2,7 @@ import type { Computer } from '../computer/computer.ts'
 import type { AgentServerClient } from '../agent-images/client.ts'
 import type { ComputerAction } from '../schema/action.ts'
 import type { ModelCacheSettings } from './shared/model-cache.ts'
+import type { TranscriptHandle } from './shared/client.ts'
 import type { AgentConfig } from '../schema/config.ts'
 import type { AgentTask } from './task.ts'
 
@@ -31,6 +32,8 @@ export interface AgentContext {
   meter?: AgentMeter
   /** Where model replies are cached (run.model_cache), or null: model agents pass it to createClient. */
   modelCache?: ModelCacheSettings | null
+  /** Writes the task's transcript.jsonl: model agents pass it to createClient. */
+  transcript?: TranscriptHandle | null
 }
 
 /**

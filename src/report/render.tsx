@@ -8,6 +8,7 @@ import { outcomeOf, overviewOf } from './overview.ts'
 import type { Outcome, Overview } from './overview.ts'
 import { RunHeader, TaskTable } from './header.tsx'
 import { TaskSection } from './task.tsx'
+import type { ModelCallSummary } from '../transcript/read.ts'
 
 export interface RunReportInput {
   /** The run's TestCaseRun records (any order: the report sorts them by task id). */
@@ -15,6 +16,8 @@ export interface RunReportInput {
   /** summary.json when the run has one; without it, totals are worked out from the records. */
   summary: RunSummary | null
   runId: string
+  /** Each transcript's model calls, by the transcript's run-relative path. */
+  transcripts?: Readonly<Record<string, ModelCallSummary[]>>
 }
 
 
@@ -22,7 +25,7 @@ export interface RunReportInput {
 export function renderRunReport(input: RunReportInput): string {
   const records = [...input.records].sort((a, b) => recordKey(a).localeCompare(recordKey(b), undefined, { numeric: true }))
   const overview = overviewOf(records, input.summary)
-  return `<!DOCTYPE html>\n${String(<Document runId={input.runId} records={records} overview={overview} />)}\n`
+  return `<!DOCTYPE html>\n${String(<Document runId={input.runId} records={records} overview={overview} transcripts={input.transcripts ?? {}} />)}\n`
 }
 
 const FILTER_JS = `(() => {
@@ -37,7 +40,7 @@ const FILTER_JS = `(() => {
   for (const b of buttons) b.hidden = false
 })()`
 
-function Document(props: { runId: string; records: TestCaseRun[]; overview: Overview }) {
+function Document(props: { runId: string; records: TestCaseRun[]; overview: Overview; transcripts: Readonly<Record<string, ModelCallSummary[]>> }) {
   const { runId, records, overview } = props
   const count = (outcome: Outcome) => records.filter((r) => outcomeOf(r) === outcome).length
   return (
@@ -63,7 +66,7 @@ function Document(props: { runId: string; records: TestCaseRun[]; overview: Over
             <>
               <TaskTable records={records} />
               {records.map((run) => (
-                <TaskSection run={run} />
+                <TaskSection run={run} calls={run.transcript ? (props.transcripts[run.transcript] ?? []) : []} />
               ))}
             </>
           )}

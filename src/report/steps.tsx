@@ -2,8 +2,9 @@
 import { describeAction } from '../computer/computer.ts'
 import type { Step } from '../schema/run.ts'
 import { formatDuration, relativeUrl } from './format.ts'
+import type { ModelCallSummary } from '../transcript/read.ts'
 
-export function StepCard(props: { step: Step; startedAt: string; final?: boolean }) {
+export function StepCard(props: { step: Step; startedAt: string; final?: boolean; calls?: ModelCallSummary[]; transcript?: string | null }) {
   const { step, final } = props
   // The final card is the screen the run ended on; its message is the final answer, shown above.
   const described = final ? 'end of the run' : describeAction(step.action)
@@ -35,7 +36,29 @@ export function StepCard(props: { step: Step; startedAt: string; final?: boolean
           </div>
         ) : null}
         {step.error ? <div class="step-error">{step.error}</div> : null}
+        {(props.calls ?? []).map((call) => (
+          <ModelCall call={call} transcript={props.transcript ?? null} />
+        ))}
       </figcaption>
     </figure>
+  )
+}
+
+/** The model call that led to a step: its timing, tokens and answer, folded; the full call is in the transcript. */
+function ModelCall(props: { call: ModelCallSummary; transcript: string | null }) {
+  const { call } = props
+  const tokens = call.usage ? ` · ${call.usage.input_tokens} in / ${call.usage.output_tokens} out` : ''
+  const status = call.status !== null && call.status !== 200 ? ` · HTTP ${call.status}` : ''
+  return (
+    <details class="model-call">
+      <summary>
+        model call {call.call}
+        {call.attempt > 1 ? ` (attempt ${call.attempt})` : ''} · {formatDuration(call.durationMs)}
+        {tokens}
+        {status}
+      </summary>
+      <pre>{call.said}</pre>
+      {props.transcript ? <a href={relativeUrl(props.transcript)}>transcript</a> : null}
+    </details>
   )
 }

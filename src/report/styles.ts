@@ -153,6 +153,8 @@ ul.checklist .a { color: var(--muted); }
 .thought { color: var(--muted); font-style: italic; white-space: pre-wrap; overflow-wrap: anywhere; }
 .url { color: var(--faint); font-size: 12px; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; }
 .step-error { color: var(--fail); white-space: pre-wrap; overflow-wrap: anywhere; }
+.model-call { font-size: 12px; margin-top: 4px; }
+.model-call pre { white-space: pre-wrap; overflow-wrap: anywhere; max-height: 240px; overflow: auto; margin: 4px 0; }
 .empty { color: var(--faint); font-style: italic; }
 footer { color: var(--faint); font-size: 12.5px; text-align: center; padding: 0 0 32px; }
 @media (max-width: 720px) {

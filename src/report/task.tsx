@@ -1,4 +1,5 @@
 /** @jsxImportSource hono/jsx */
+import type { ModelCallSummary } from '../transcript/read.ts'
 import type { Child } from 'hono/jsx'
 import type { TestCaseRun } from '../schema/run.ts'
 import { recordKey } from '../schema/task.ts'
@@ -18,7 +19,7 @@ export function Section(props: { title: string; children?: Child }) {
   )
 }
 
-export function TaskSection(props: { run: TestCaseRun }) {
+export function TaskSection(props: { run: TestCaseRun; calls: ModelCallSummary[] }) {
   const { run } = props
   const tags = [
     run.category,
@@ -88,6 +89,11 @@ export function TaskSection(props: { run: TestCaseRun }) {
               Final app state: <a href={relativeUrl(run.final_state)}>{run.final_state}</a>
             </div>
           ) : null}
+          {run.transcript ? (
+            <div class="muted" style="margin-top:6px;font-size:13px">
+              Model transcript ({props.calls.length} {props.calls.length === 1 ? 'call' : 'calls'}): <a href={relativeUrl(run.transcript)}>{run.transcript}</a>
+            </div>
+          ) : null}
         </Section>
 
         <Section title={`Checks (${run.check_results.length})`}>
@@ -118,9 +124,11 @@ export function TaskSection(props: { run: TestCaseRun }) {
           ) : (
             <div class="steps">
               {run.trajectory.map((step) => (
-                <StepCard step={step} startedAt={run.started_at} />
+                <StepCard step={step} startedAt={run.started_at} calls={props.calls.filter((call) => call.step === step.index)} transcript={run.transcript} />
               ))}
-              {run.result ? <StepCard step={run.result} startedAt={run.started_at} final /> : null}
+              {run.result ? (
+                <StepCard step={run.result} startedAt={run.started_at} final calls={props.calls.filter((call) => call.step >= run.result!.index)} transcript={run.transcript} />
+              ) : null}
             </div>
           )}
         </Section>

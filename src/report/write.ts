@@ -2,6 +2,7 @@ import { writeFileAtomic } from '../files/atomic.ts'
 import { basename, join } from 'node:path'
 import { readRunFolder, type RunFolder, type Warn } from '../runs/folder.ts'
 import { renderRunReport } from './render.tsx'
+import { readTranscript } from '../transcript/read.ts'
 import type { TestCaseRun } from '../schema/run.ts'
 import type { RunSummary } from '../schema/summary.ts'
 
@@ -29,7 +30,8 @@ export async function writeFolderReport(folder: RunFolder): Promise<string> {
 /** Writes the report of records in memory (a live run's, as its reporter ends) into their run folder. */
 export async function writeRecordsReport(dir: string, records: TestCaseRun[], summary: RunSummary | null): Promise<string> {
   const runId = summary?.run_id ?? records[0]?.run_id ?? basename(dir)
-  const html = renderRunReport({ records, summary, runId })
+  const transcripts = Object.fromEntries(records.flatMap((record) => (record.transcript ? [[record.transcript, readTranscript(dir, record.transcript)]] : [])))
+  const html = renderRunReport({ records, summary, runId, transcripts })
   const path = join(dir, REPORT_FILE)
   await writeFileAtomic(path, html)
   return path

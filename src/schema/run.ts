@@ -71,6 +71,8 @@ export const TestCaseRun = TestCase.extend({
   final_answer: z.string().nullable(),
   /** The web clone's `/finish` JSON at the end of the task, relative to the run folder. */
   final_state: z.string().nullable(),
+  /** Every model call of the agent (transcript.jsonl), relative to the run folder; null without one. */
+  transcript: z.string().nullable().default(null),
   check_results: z.array(CheckResult),
   command_output_check_results: z.array(CommandOutputCheckResult),
   input_tokens: z.number().int().nonnegative(),

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto'
 import { appendFile, mkdir, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { StepAction } from '../schema/action.ts'
@@ -22,6 +23,8 @@ export class Recorder {
   readonly checks: CheckResult[] = []
   private thought = ''
   private ready: Promise<unknown> | null = null
+  /** Step PNGs by the SHA-256 of their bytes: a transcript refers to the one a model was shown. */
+  private readonly stepImages = new Map<string, string>()
 
   constructor(
     private readonly runDir: string,
@@ -46,6 +49,7 @@ export class Recorder {
     const index = this.steps.length + 1
     const action = scrubAction(input.action, this.secrets)
     const screenshot = input.screenshot ? await this.saveImage(`step-${String(index).padStart(3, '0')}.png`, input.screenshot) : null
+    if (input.screenshot && screenshot) this.stepImages.set(createHash('sha256').update(input.screenshot).digest('hex'), screenshot)
     const step: Step = {
       index,
       timestamp: Date.now(),
@@ -69,6 +73,11 @@ export class Recorder {
     this.checks.push(check)
     const mark = check.score < 0 ? '○' : check.passed ? '✓' : '✗'
     await this.show(`${mark} ${check.check}${(check.passed && !check.judge) || !check.message ? '' : `: ${check.message}`}`, 'check', null)
+  }
+
+  /** The run-relative path of the step PNG with these bytes' SHA-256, or null. */
+  stepImage(sha256: string): string | null {
+    return this.stepImages.get(sha256) ?? null
   }
 
   /** Saves a PNG under the task's folder and returns its path relative to the run folder. */

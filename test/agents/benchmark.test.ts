@@ -1,3 +1,5 @@
+import { existsSync, readFileSync } from 'node:fs'
+import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
@@ -102,6 +104,32 @@ describe('model agents on Omnizon, end to end', { timeout: 300_000 }, () => {
       message: 'the Responses API failed: 500 scripted outage (request authorization: Bearer [redacted])',
     })
     expect(callsOf('omnizon-5')).toHaveLength(2)
+
+    // Every model call is in the task's transcript.jsonl: requests without keys or image bytes
+    // (the screenshots are references to PNGs in the run folder), responses, timings, retries, tokens.
+    for (const id of ['omnizon-1', 'omnizon-3', 'omnizon-5', 'omnizon-7']) {
+      expect(results[id]?.transcript, id).toBe(`${id}/transcript.jsonl`)
+      const text = readFileSync(join(run.runDir!, results[id]!.transcript!), 'utf8')
+      expect(text, id).not.toContain(E2E_KEY)
+      expect(text, id).not.toContain('base64,')
+      const lines = text.trim().split('\n').map((line) => JSON.parse(line) as Record<string, unknown>)
+      expect(lines.length, id).toBe(callsOf(id).length)
+      for (const line of lines) {
+        expect(line).toMatchObject({ method: 'POST', url: expect.stringMatching(/\/v1\/responses$/), duration_ms: expect.any(Number) })
+        for (const image of JSON.stringify(line.request).match(/\[image ([^\]]+)\]/g) ?? []) {
+          expect(existsSync(join(run.runDir!, image.slice('[image '.length, -1))), image).toBe(true)
+        }
+      }
+      expect(JSON.stringify(lines[0]!.request)).toContain('[image ')
+    }
+    const [first, again] = readFileSync(join(run.runDir!, 'omnizon-1/transcript.jsonl'), 'utf8').trim().split('\n').map((line) => JSON.parse(line))
+    expect([first.call, first.attempt, first.status, again.call, again.attempt, again.status]).toEqual([1, 1, 429, 1, 2, 200])
+    expect(again.usage.input_tokens).toBeGreaterThan(0)
+    expect(JSON.stringify(readFileSync(join(run.runDir!, 'omnizon-5/transcript.jsonl'), 'utf8'))).toContain('[redacted]')
+    // The report links the transcript and shows each call under the step it led to.
+    const report = readFileSync(join(run.runDir!, 'report.html'), 'utf8')
+    expect(report).toContain('href="omnizon-1/transcript.jsonl"')
+    expect(report).toContain('model call 1 (attempt 2)')
     expect(server!.requests.every((call) => call.headers.authorization === `Bearer ${E2E_KEY}`)).toBe(true)
   })
 

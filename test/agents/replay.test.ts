@@ -40,6 +40,7 @@ function recorded(overrides: Partial<TestCaseRun> = {}): TestCaseRun {
     result: null,
     final_answer: 'MacBook Air',
     final_state: null,
+    transcript: null,
     check_results: [],
     command_output_check_results: [],
     input_tokens: 0,

@@ -36,6 +36,7 @@ export function record(input: RecordInput): TestCaseRun {
     result: null,
     final_answer: null,
     final_state: null,
+    transcript: null,
     check_results: [],
     command_output_check_results: [],
     input_tokens: 0,

@@ -30,7 +30,7 @@ export async function runChat(ctx: AgentContext): Promise<AgentOutcome> {
 async function loop(ctx: AgentContext, options: ChatOptions, settings: ModelSettings): Promise<AgentOutcome> {
   const { computer, signal, task } = ctx
   const secrets = [settings.apiKey]
-  const client = createClient(settings, ctx.modelCache ?? null)
+  const client = createClient(settings, ctx.modelCache ?? null, ctx.transcript ?? null)
   const scale = new ScreenScale(computer.dimensions, options.screenshot_fit)
   const coordinates = new ModelCoordinates(options.coordinates, scale)
   // The model's points are mapped to screen pixels before the action is checked.

@@ -29,7 +29,7 @@ async function loop(ctx: AgentContext, options: CuaOptions, settings: ModelSetti
   const { computer, signal, task } = ctx
   const secrets = [settings.apiKey]
   const think = (text: string) => ctx.think(redact(text, secrets))
-  const client = createClient(settings, ctx.modelCache ?? null)
+  const client = createClient(settings, ctx.modelCache ?? null, ctx.transcript ?? null)
   const scale = new ScreenScale(computer.dimensions, options.screenshot_fit)
   const call: CallContext = {
     ctx,

@@ -4,18 +4,26 @@ import type { z } from 'zod'
 import type { ModelSettings } from './settings.ts'
 import { cachingFetch, type ModelCacheSettings } from './model-cache.ts'
 
+/** Where a task's model calls are written (transcript.jsonl): it wraps the client's fetch. */
+export interface TranscriptHandle {
+  wrap(inner: typeof globalThis.fetch): typeof globalThis.fetch
+}
+
 /**
  * The real `openai` client. It retries 408/409/429/5xx, timeouts and dropped connections itself,
  * with exponential backoff and Retry-After honoured; `callModel` adds retries of malformed bodies.
  */
-export function createClient(settings: ModelSettings, modelCache: ModelCacheSettings | null = null): OpenAI {
+export function createClient(settings: ModelSettings, modelCache: ModelCacheSettings | null = null, transcript: TranscriptHandle | null = null): OpenAI {
+  // Cached replies are transcribed too: the transcript says what the agent was answered.
+  const cached = modelCache ? cachingFetch(modelCache) : null
+  const fetch = transcript ? transcript.wrap(cached ?? globalThis.fetch) : cached
   return new OpenAI({
     apiKey: settings.apiKey,
     baseURL: settings.baseURL ?? undefined,
     timeout: settings.timeoutMs,
     maxRetries: settings.retries,
     // Opt-in (run.model_cache): replies to requests seen before come from disk.
-    ...(modelCache ? { fetch: cachingFetch(modelCache) } : {}),
+    ...(fetch ? { fetch } : {}),
   })
 }
 
