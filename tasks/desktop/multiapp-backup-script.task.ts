@@ -1,5 +1,5 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { expectEditorSaved, launch, untilShell, untilWindow } from './support.ts'
+import { altTabTo, expectEditorSaved, launch, untilShell } from './support.ts'
 
 const SCRIPT = `#!/bin/bash
 # Copies my notes into ~/backups.
@@ -28,9 +28,9 @@ async function fixScript({ computer, desktop }: SolutionContext, line = 'mkdir -
 }
 
 /** Alt+Tab goes back to the terminal (the window used before the editor), which runs `command`. */
-async function runScript({ computer, desktop }: SolutionContext, command = 'bash ~/bin/backup.sh'): Promise<void> {
-  await computer.keypress(['alt', 'tab'])
-  await untilWindow(desktop, /^agent@/)
+async function runScript(context: SolutionContext, command = 'bash ~/bin/backup.sh'): Promise<void> {
+  const { computer, desktop } = context
+  await altTabTo(context, /^agent@/)
   await computer.type(`${command}\n`)
   await untilShell(desktop, 'test -f ~/backups/notes.txt')
 }

@@ -1,5 +1,5 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { expectWrittenBy, gnumericExportCsv, inTerminal, launch, parseCsv, RECENT_APP, readText, untilWindow } from './support.ts'
+import { altTabTo, expectWrittenBy, gnumericExportCsv, inTerminal, launch, parseCsv, RECENT_APP, readText } from './support.ts'
 
 const RECEIPTS = `March receipts
 
@@ -31,11 +31,9 @@ async function fillSheet(
   amounts: string[],
   { path = '/home/agent/total.csv', total = `=SUM(A1:A${amounts.length})` } = {},
 ): Promise<void> {
-  const { computer, desktop } = context
-  await computer.keypress(['alt', 'tab'])
-  await untilWindow(desktop, /receipts\.txt - Mousepad$/)
-  await computer.keypress(['alt', 'tab'])
-  await untilWindow(desktop, /Gnumeric$/)
+  const { computer } = context
+  await altTabTo(context, /receipts\.txt - Mousepad$/)
+  await altTabTo(context, /Gnumeric$/)
   await computer.type(`${amounts.join('\n')}\n${total}\n`)
   await gnumericExportCsv(context, path)
 }
