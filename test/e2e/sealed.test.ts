@@ -24,7 +24,8 @@ describe('an in-process agent gets the goal and a Computer, nothing more', { tim
       expect(result.status, result.id).toBe('failed')
       const seen = JSON.parse(result.final_answer ?? '{}') as Record<string, unknown>
       expect(seen.reference).toBeNull()
-      expect(seen.context_keys).toEqual(['computer', 'config', 'meter', 'modelCache', 'signal', 'task', 'think'])
+      // transcript is a frozen { wrap } whose closure holds the task's transcript: nothing to walk into.
+      expect(seen.context_keys).toEqual(['computer', 'config', 'meter', 'modelCache', 'signal', 'task', 'think', 'transcript'])
       expect(Object.keys(seen.task as object).sort()).toEqual(['environment', 'goal', 'id', 'max_steps', 'screen', 'timeout_ms'])
       expect(JSON.stringify(seen.task)).not.toContain(result.name)
       expect(seen.inner).toBeNull()
