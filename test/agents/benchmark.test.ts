@@ -244,7 +244,8 @@ describe('model agents on Omnizon, end to end', { timeout: 300_000 }, () => {
   })
 
   test('the API key appears nowhere in the results or the output', () => {
-    expect(runs).toHaveLength(5)
+    // The oracle, openai-cua, openai-chat scaled, four coordinate conventions, UI-TARS text, replay, the faults run.
+    expect(runs).toHaveLength(10)
     expect(filesHolding(E2E_KEY, runs)).toEqual([])
     for (const run of runs) expect(run.stdout + run.stderr).not.toContain(E2E_KEY)
   })
