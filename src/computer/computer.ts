@@ -1,4 +1,4 @@
-import type { ComputerAction, MouseButton, Point } from '../schema/action.ts'
+import type { ComputerAction, HoldableButton, MouseButton, Point } from '../schema/action.ts'
 
 export type Environment = 'browser' | 'linux' | 'windows' | 'mac'
 
@@ -10,14 +10,23 @@ export interface Computer {
   readonly environment: Environment
   readonly dimensions: { width: number; height: number }
   screenshot(): Promise<Buffer>
-  click(x: number, y: number, button?: MouseButton): Promise<void>
-  doubleClick(x: number, y: number): Promise<void>
-  scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void>
+  /** `keys`: modifiers held down during the click (shift-click), in keypress's names. */
+  click(x: number, y: number, button?: MouseButton, keys?: string[]): Promise<void>
+  doubleClick(x: number, y: number, keys?: string[]): Promise<void>
+  tripleClick(x: number, y: number, keys?: string[]): Promise<void>
+  scroll(x: number, y: number, scrollX: number, scrollY: number, keys?: string[]): Promise<void>
+  /** Press or release a button where the pointer is. */
+  mouseDown(button?: HoldableButton): Promise<void>
+  mouseUp(button?: HoldableButton): Promise<void>
   type(text: string): Promise<void>
   wait(ms?: number): Promise<void>
   move(x: number, y: number): Promise<void>
   keypress(keys: string[]): Promise<void>
+  /** Hold keys down together for `ms`, then release them. */
+  holdKey(keys: string[], ms: number): Promise<void>
   drag(path: Point[]): Promise<void>
+  /** Where the pointer is now; an observation, not a step. */
+  cursorPosition(): Promise<Point>
   /** The page's URL in a browser; null where there is none (a desktop). */
   currentUrl(): Promise<string | null>
   /** The page's accessibility tree as text (a browser only); an observation, not a step. */
@@ -31,11 +40,19 @@ export interface Computer {
 export async function performAction(computer: Computer, action: ComputerAction): Promise<void> {
   switch (action.type) {
     case 'click':
-      return computer.click(action.x, action.y, action.button)
+      return computer.click(action.x, action.y, action.button, action.keys)
     case 'double_click':
-      return computer.doubleClick(action.x, action.y)
+      return computer.doubleClick(action.x, action.y, action.keys)
+    case 'triple_click':
+      return computer.tripleClick(action.x, action.y, action.keys)
     case 'scroll':
-      return computer.scroll(action.x, action.y, action.scroll_x, action.scroll_y)
+      return computer.scroll(action.x, action.y, action.scroll_x, action.scroll_y, action.keys)
+    case 'mouse_down':
+      return computer.mouseDown(action.button)
+    case 'mouse_up':
+      return computer.mouseUp(action.button)
+    case 'hold_key':
+      return computer.holdKey(action.keys, action.ms)
     case 'type':
       return computer.type(action.text)
     case 'wait':
@@ -67,12 +84,22 @@ function requireExtra<K extends 'goto' | 'back' | 'forward'>(computer: Computer,
 /** A short human-readable form of an action, for logs and the Vitest UI. */
 export function describeAction(action: ComputerAction | { type: 'message'; text: string }): string {
   switch (action.type) {
-    case 'click':
-      return action.button === 'left' ? `click (${action.x}, ${action.y})` : `${action.button} click (${action.x}, ${action.y})`
+    case 'click': {
+      const what = action.button === 'left' ? 'click' : `${action.button} click`
+      return `${held(action.keys)}${what} (${action.x}, ${action.y})`
+    }
     case 'double_click':
-      return `double-click (${action.x}, ${action.y})`
+      return `${held(action.keys)}double-click (${action.x}, ${action.y})`
+    case 'triple_click':
+      return `${held(action.keys)}triple-click (${action.x}, ${action.y})`
     case 'scroll':
-      return `scroll (${action.scroll_x}, ${action.scroll_y}) at (${action.x}, ${action.y})`
+      return `${held(action.keys)}scroll (${action.scroll_x}, ${action.scroll_y}) at (${action.x}, ${action.y})`
+    case 'mouse_down':
+      return `press the ${action.button} button`
+    case 'mouse_up':
+      return `release the ${action.button} button`
+    case 'hold_key':
+      return `hold ${action.keys.join('+')} for ${action.ms} ms`
     case 'type':
       return `type ${JSON.stringify(truncate(action.text, 60))}`
     case 'wait':
@@ -94,6 +121,11 @@ export function describeAction(action: ComputerAction | { type: 'message'; text:
     case 'message':
       return `say ${JSON.stringify(truncate(action.text, 80))}`
   }
+}
+
+/** "shift+" before a click made with shift held. */
+function held(keys: string[] | undefined): string {
+  return keys?.length ? `${keys.join('+')}+` : ''
 }
 
 function truncate(text: string, max: number): string {

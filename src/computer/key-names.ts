@@ -64,7 +64,44 @@ export const KEY_ALIASES: Readonly<Record<string, string>> = {
   bracketleft: '[',
   bracketright: ']',
 }
-for (let n = 1; n <= 24; n++) (KEY_ALIASES as Record<string, string>)[`f${n}`] = `F${n}`
+const aliases = KEY_ALIASES as Record<string, string>
+for (let n = 1; n <= 24; n++) aliases[`f${n}`] = `F${n}`
+// The keypad, as X (KP_0, KP_Enter: what Claude's computer tool sends) and Playwright (Numpad0) name it.
+for (let n = 0; n <= 9; n++) aliases[`kp${n}`] = aliases[`numpad${n}`] = `Numpad${n}`
+for (const [x, name] of Object.entries({ enter: 'Enter', add: 'Add', subtract: 'Subtract', multiply: 'Multiply', divide: 'Divide', decimal: 'Decimal' })) {
+  aliases[`kp${x}`] = aliases[`numpad${x}`] = `Numpad${name}`
+}
+// X keysym names of punctuation, so xdotool-style chords ("shift+apostrophe") resolve too.
+const X_PUNCTUATION: Record<string, string> = {
+  apostrophe: "'",
+  grave: '`',
+  exclam: '!',
+  at: '@',
+  numbersign: '#',
+  dollar: '$',
+  percent: '%',
+  asciicircum: '^',
+  ampersand: '&',
+  asterisk: '*',
+  parenleft: '(',
+  parenright: ')',
+  underscore: '_',
+  braceleft: '{',
+  braceright: '}',
+  bar: '|',
+  colon: ':',
+  quotedbl: '"',
+  less: '<',
+  greater: '>',
+  question: '?',
+  asciitilde: '~',
+  isolevel3shift: 'AltGraph',
+  superl: 'Meta',
+  controll: 'Control',
+  shiftl: 'Shift',
+  altl: 'Alt',
+}
+Object.assign(aliases, X_PUNCTUATION)
 
 /** The canonical name of a key; single characters are their own name. Throws on unknown names. */
 export function canonicalKey(key: string): string {

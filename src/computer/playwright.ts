@@ -1,6 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { BrowserContext, CDPSession, Page, Request } from 'playwright'
-import type { MouseButton, Point } from '../schema/action.ts'
+import type { HoldableButton, MouseButton, Point } from '../schema/action.ts'
 import { UrlPolicy } from '../sandbox/url-policy.ts'
 import type { Computer } from './computer.ts'
 import { toPlaywrightKey } from './keys.ts'
@@ -37,6 +37,8 @@ export class PlaywrightComputer implements Computer {
   private requests = 0
   private loads = 0
   private readonly cdp = new WeakMap<Page, Promise<CDPSession | null>>()
+  /** Playwright moves the mouse but does not say where it is, so the computer remembers. */
+  private pointer: Point = { x: 0, y: 0 }
 
   /** Opens the context's first page, with every document reporting when it is being left. */
   static async open(context: BrowserContext, options: PlaywrightComputerOptions = {}): Promise<PlaywrightComputer> {
@@ -96,23 +98,49 @@ export class PlaywrightComputer implements Computer {
     return session
   }
 
-  async click(x: number, y: number, button: MouseButton = 'left'): Promise<void> {
+  async click(x: number, y: number, button: MouseButton = 'left', keys?: string[]): Promise<void> {
     await this.act((page) => {
       if (button === 'back') return page.goBack()
       if (button === 'forward') return page.goForward()
-      return page.mouse.click(x, y, { button: button === 'wheel' ? 'middle' : button })
+      this.pointer = { x, y }
+      return holding(page, keys, () => page.mouse.click(x, y, { button: button === 'wheel' ? 'middle' : button }))
     })
   }
 
-  async doubleClick(x: number, y: number): Promise<void> {
-    await this.act((page) => page.mouse.dblclick(x, y))
+  async doubleClick(x: number, y: number, keys?: string[]): Promise<void> {
+    this.pointer = { x, y }
+    await this.act((page) => holding(page, keys, () => page.mouse.dblclick(x, y)))
   }
 
-  async scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void> {
+  async tripleClick(x: number, y: number, keys?: string[]): Promise<void> {
+    this.pointer = { x, y }
+    await this.act((page) => holding(page, keys, () => page.mouse.click(x, y, { clickCount: 3 })))
+  }
+
+  async scroll(x: number, y: number, scrollX: number, scrollY: number, keys?: string[]): Promise<void> {
     // Wheel events scroll whatever is under the pointer, as a person's wheel does.
-    await this.page.mouse.move(x, y)
-    await this.page.mouse.wheel(scrollX, scrollY)
-    await this.page.waitForTimeout(100)
+    const page = this.page
+    this.pointer = { x, y }
+    await page.mouse.move(x, y)
+    await holding(page, keys, () => page.mouse.wheel(scrollX, scrollY))
+    await page.waitForTimeout(100)
+  }
+
+  async mouseDown(button: HoldableButton = 'left'): Promise<void> {
+    await this.act((page) => page.mouse.down({ button }))
+  }
+
+  async mouseUp(button: HoldableButton = 'left'): Promise<void> {
+    await this.act((page) => page.mouse.up({ button }))
+  }
+
+  async holdKey(keys: string[], ms: number): Promise<void> {
+    const page = this.page
+    await this.act(() => holding(page, keys, () => page.waitForTimeout(ms)))
+  }
+
+  async cursorPosition(): Promise<Point> {
+    return { ...this.pointer }
   }
 
   async type(text: string): Promise<void> {
@@ -124,6 +152,7 @@ export class PlaywrightComputer implements Computer {
   }
 
   async move(x: number, y: number): Promise<void> {
+    this.pointer = { x, y }
     await this.page.mouse.move(x, y)
   }
 
@@ -145,6 +174,7 @@ export class PlaywrightComputer implements Computer {
       for (const point of rest) await mouse.move(point.x, point.y, { steps: 4 })
       await mouse.up()
     })
+    this.pointer = path[path.length - 1]!
   }
 
   async currentUrl(): Promise<string> {
@@ -212,6 +242,21 @@ export class PlaywrightComputer implements Computer {
   private async until(done: () => boolean, timeoutMs: number): Promise<void> {
     const deadline = Date.now() + timeoutMs
     while (!done() && Date.now() <= deadline) await new Promise((resolve) => setTimeout(resolve, 25))
+  }
+}
+
+/** Runs `action` with modifier keys held down, released in reverse order even when it fails. */
+async function holding(page: Page, keys: string[] | undefined, action: () => Promise<unknown>): Promise<void> {
+  const mapped = (keys ?? []).map(toPlaywrightKey)
+  const down: string[] = []
+  try {
+    for (const key of mapped) {
+      await page.keyboard.down(key)
+      down.push(key)
+    }
+    await action()
+  } finally {
+    for (const key of down.reverse()) await page.keyboard.up(key).catch(() => undefined)
   }
 }
 

@@ -64,6 +64,13 @@ export const X_KEYSYMS: Readonly<Record<string, string>> = {
   '?': 'question',
   '~': 'asciitilde',
   ...Object.fromEntries(Array.from({ length: 24 }, (_, i) => [`F${i + 1}`, `F${i + 1}`])),
+  ...Object.fromEntries(Array.from({ length: 10 }, (_, i) => [`Numpad${i}`, `KP_${i}`])),
+  NumpadEnter: 'KP_Enter',
+  NumpadAdd: 'KP_Add',
+  NumpadSubtract: 'KP_Subtract',
+  NumpadMultiply: 'KP_Multiply',
+  NumpadDivide: 'KP_Divide',
+  NumpadDecimal: 'KP_Decimal',
 }
 
 /** Maps a CUA key name to an X keysym; throws on names it cannot place. */

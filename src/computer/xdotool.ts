@@ -1,4 +1,4 @@
-import type { MouseButton, Point } from '../schema/action.ts'
+import type { HoldableButton, MouseButton, Point } from '../schema/action.ts'
 import type { Computer } from './computer.ts'
 import { toXKeysym } from './x-keys.ts'
 
@@ -28,20 +28,46 @@ export class XdotoolComputer implements Computer {
     return this.run(['import', '-window', 'root', 'png:-'])
   }
 
-  async click(x: number, y: number, button: MouseButton = 'left'): Promise<void> {
-    await this.xdotool('mousemove', String(x), String(y), 'click', BUTTONS[button])
+  async click(x: number, y: number, button: MouseButton = 'left', keys?: string[]): Promise<void> {
+    await this.xdotool(...holding(keys, ['mousemove', String(x), String(y), 'click', BUTTONS[button]]))
   }
 
-  async doubleClick(x: number, y: number): Promise<void> {
-    await this.xdotool('mousemove', String(x), String(y), 'click', '--repeat', '2', '--delay', '80', '1')
+  async doubleClick(x: number, y: number, keys?: string[]): Promise<void> {
+    await this.xdotool(...holding(keys, ['mousemove', String(x), String(y), 'click', '--repeat', '2', '--delay', '80', '1']))
   }
 
-  async scroll(x: number, y: number, scrollX: number, scrollY: number): Promise<void> {
+  async tripleClick(x: number, y: number, keys?: string[]): Promise<void> {
+    await this.xdotool(...holding(keys, ['mousemove', String(x), String(y), 'click', '--repeat', '3', '--delay', '80', '1']))
+  }
+
+  async scroll(x: number, y: number, scrollX: number, scrollY: number, keys?: string[]): Promise<void> {
     const args = ['mousemove', String(x), String(y)]
     const clicks = (pixels: number) => Math.min(50, Math.max(1, Math.round(Math.abs(pixels) / PIXELS_PER_WHEEL_CLICK)))
     if (scrollY !== 0) args.push('click', '--repeat', String(clicks(scrollY)), '--delay', '20', scrollY < 0 ? '4' : '5')
     if (scrollX !== 0) args.push('click', '--repeat', String(clicks(scrollX)), '--delay', '20', scrollX < 0 ? '6' : '7')
-    await this.xdotool(...args)
+    await this.xdotool(...holding(keys, args))
+  }
+
+  async mouseDown(button: HoldableButton = 'left'): Promise<void> {
+    await this.xdotool('mousedown', BUTTONS[button])
+  }
+
+  async mouseUp(button: HoldableButton = 'left'): Promise<void> {
+    await this.xdotool('mouseup', BUTTONS[button])
+  }
+
+  /** One xdotool command: the keys go down, xdotool's own sleep holds them, then they come up. */
+  async holdKey(keys: string[], ms: number): Promise<void> {
+    const keysyms = keys.map(toXKeysym)
+    await this.xdotool('keydown', ...keysyms, 'sleep', (ms / 1000).toFixed(3), 'keyup', ...[...keysyms].reverse())
+  }
+
+  async cursorPosition(): Promise<Point> {
+    const shell = (await this.run(['xdotool', 'getmouselocation', '--shell'])).toString('utf8')
+    const read = (name: string) => Number(new RegExp(`^${name}=(-?\\d+)$`, 'm').exec(shell)?.[1] ?? Number.NaN)
+    const point = { x: read('X'), y: read('Y') }
+    if (!Number.isInteger(point.x) || !Number.isInteger(point.y)) throw new Error(`xdotool getmouselocation said: ${shell.trim()}`)
+    return point
   }
 
   async type(text: string): Promise<void> {
@@ -84,4 +110,11 @@ export class XdotoolComputer implements Computer {
     // Give the app a moment to draw before the step's screenshot.
     await new Promise((resolve) => setTimeout(resolve, 120))
   }
+}
+
+/** An xdotool command chain with modifier keys held around it (xdotool takes several keys per keydown). */
+function holding(keys: string[] | undefined, args: string[]): string[] {
+  if (!keys?.length) return args
+  const keysyms = keys.map(toXKeysym)
+  return ['keydown', ...keysyms, ...args, 'keyup', ...[...keysyms].reverse()]
 }

@@ -1,4 +1,4 @@
-import type { ComputerAction, MouseButton, Point } from '../schema/action.ts'
+import type { ComputerAction, HoldableButton, MouseButton, Point } from '../schema/action.ts'
 import type { Computer } from '../computer/computer.ts'
 import type { Recorder } from './recorder.ts'
 import type { Fault } from '../faults/kinds.ts'
@@ -69,16 +69,33 @@ export class RecordingComputer implements Computer {
     return this.lastShot
   }
 
-  click(x: number, y: number, button: MouseButton = 'left') {
-    return this.act({ type: 'click', x, y, button }, () => this.inner.click(x, y, button))
+  click(x: number, y: number, button: MouseButton = 'left', keys?: string[]) {
+    return this.act({ type: 'click', x, y, button, ...heldKeys(keys) }, () => this.inner.click(x, y, button, keys))
   }
-  doubleClick(x: number, y: number) {
-    return this.act({ type: 'double_click', x, y }, () => this.inner.doubleClick(x, y))
+  doubleClick(x: number, y: number, keys?: string[]) {
+    return this.act({ type: 'double_click', x, y, ...heldKeys(keys) }, () => this.inner.doubleClick(x, y, keys))
   }
-  scroll(x: number, y: number, scrollX: number, scrollY: number) {
-    return this.act({ type: 'scroll', x, y, scroll_x: scrollX, scroll_y: scrollY }, () =>
-      this.inner.scroll(x, y, scrollX, scrollY),
+  tripleClick(x: number, y: number, keys?: string[]) {
+    return this.act({ type: 'triple_click', x, y, ...heldKeys(keys) }, () => this.inner.tripleClick(x, y, keys))
+  }
+  scroll(x: number, y: number, scrollX: number, scrollY: number, keys?: string[]) {
+    return this.act({ type: 'scroll', x, y, scroll_x: scrollX, scroll_y: scrollY, ...heldKeys(keys) }, () =>
+      this.inner.scroll(x, y, scrollX, scrollY, keys),
     )
+  }
+  mouseDown(button: HoldableButton = 'left') {
+    return this.act({ type: 'mouse_down', button }, () => this.inner.mouseDown(button))
+  }
+  mouseUp(button: HoldableButton = 'left') {
+    return this.act({ type: 'mouse_up', button }, () => this.inner.mouseUp(button))
+  }
+  holdKey(keys: string[], ms: number) {
+    return this.act({ type: 'hold_key', keys, ms }, () => this.inner.holdKey(keys, ms))
+  }
+  /** An observation like a screenshot: budgeted by nothing, refused once the task is stopped. */
+  async cursorPosition(): Promise<Point> {
+    this.guard(false)
+    return this.inner.cursorPosition()
   }
   type(text: string) {
     return this.act({ type: 'type', text }, () => this.inner.type(text))
@@ -171,6 +188,11 @@ export class RecordingComputer implements Computer {
       throw new StepLimitError(`reached max_steps (${maxSteps})`)
     }
   }
+}
+
+/** Held keys go on the record only when there are some, so plain clicks record as before. */
+function heldKeys(keys: string[] | undefined): { keys?: string[] } {
+  return keys?.length ? { keys } : {}
 }
 
 export function abortReason(signal: AbortSignal): string {

@@ -2,7 +2,7 @@ import sharp from 'sharp'
 import type { AgentContext, HarnessAccess } from '../../src/agents/agent.ts'
 import { agentTaskOf } from '../../src/agents/task.ts'
 import type { Computer, Environment } from '../../src/computer/computer.ts'
-import type { ComputerAction, MouseButton, Point } from '../../src/schema/action.ts'
+import type { ComputerAction, HoldableButton, MouseButton, Point } from '../../src/schema/action.ts'
 import { AgentConfig } from '../../src/schema/config.ts'
 import type { TestCase } from '../../src/schema/task.ts'
 
@@ -39,14 +39,36 @@ export class FakeComputer implements Computer {
   screenshot() {
     return blankScreenshot()
   }
-  async click(x: number, y: number, button: MouseButton = 'left') {
-    this.actions.push({ type: 'click', x, y, button })
+  /** Where the last pointer action left the pointer. */
+  pointer: Point = { x: 0, y: 0 }
+
+  async click(x: number, y: number, button: MouseButton = 'left', keys?: string[]) {
+    this.pointer = { x, y }
+    this.actions.push({ type: 'click', x, y, button, ...(keys ? { keys } : {}) })
   }
-  async doubleClick(x: number, y: number) {
-    this.actions.push({ type: 'double_click', x, y })
+  async doubleClick(x: number, y: number, keys?: string[]) {
+    this.pointer = { x, y }
+    this.actions.push({ type: 'double_click', x, y, ...(keys ? { keys } : {}) })
   }
-  async scroll(x: number, y: number, scroll_x: number, scroll_y: number) {
-    this.actions.push({ type: 'scroll', x, y, scroll_x, scroll_y })
+  async tripleClick(x: number, y: number, keys?: string[]) {
+    this.pointer = { x, y }
+    this.actions.push({ type: 'triple_click', x, y, ...(keys ? { keys } : {}) })
+  }
+  async scroll(x: number, y: number, scroll_x: number, scroll_y: number, keys?: string[]) {
+    this.pointer = { x, y }
+    this.actions.push({ type: 'scroll', x, y, scroll_x, scroll_y, ...(keys ? { keys } : {}) })
+  }
+  async mouseDown(button: HoldableButton = 'left') {
+    this.actions.push({ type: 'mouse_down', button })
+  }
+  async mouseUp(button: HoldableButton = 'left') {
+    this.actions.push({ type: 'mouse_up', button })
+  }
+  async holdKey(keys: string[], ms: number) {
+    this.actions.push({ type: 'hold_key', keys, ms })
+  }
+  async cursorPosition() {
+    return { ...this.pointer }
   }
   async type(text: string) {
     this.actions.push({ type: 'type', text })
@@ -55,12 +77,14 @@ export class FakeComputer implements Computer {
     this.actions.push({ type: 'wait', ms })
   }
   async move(x: number, y: number) {
+    this.pointer = { x, y }
     this.actions.push({ type: 'move', x, y })
   }
   async keypress(keys: string[]) {
     this.actions.push({ type: 'keypress', keys })
   }
   async drag(path: Point[]) {
+    this.pointer = path[path.length - 1]!
     this.actions.push({ type: 'drag', path })
   }
   async currentUrl() {

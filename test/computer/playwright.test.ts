@@ -78,3 +78,63 @@ describe('the browser computer waits for the navigation an action starts', () =>
     await context.close()
   })
 })
+
+describe('the browser computer presses, holds and remembers like a person', () => {
+  let browser: Browser
+
+  beforeAll(async () => {
+    browser = await chromium.launch({ executablePath: findBrowser(null).executablePath, args: chromiumArgs() })
+  }, 30_000)
+
+  afterAll(async () => {
+    await browser?.close()
+  })
+
+  // Every mouse and key event the page receives, with the modifiers held and the time.
+  const LOGGING_PAGE = `<!DOCTYPE html><body style="margin:0;height:3000px">
+<p id="para" style="position:absolute;left:20px;top:20px;margin:0">alpha beta gamma</p>
+<script>
+window.events = []
+for (const type of ['mousedown', 'mouseup', 'click', 'wheel', 'keydown', 'keyup']) {
+  addEventListener(type, (e) => events.push({ type, x: e.clientX, y: e.clientY, shift: e.shiftKey, ctrl: e.ctrlKey, key: e.key, detail: e.detail, t: performance.now() }))
+}
+</script>`
+
+  it('held modifiers, a triple click, a drag taken apart, a held key and the pointer', async () => {
+    const context = await browser.newContext({ viewport: { width: 800, height: 600 } })
+    const computer = await PlaywrightComputer.open(context)
+    await computer.page.setContent(LOGGING_PAGE)
+    type Logged = { type: string; x: number; y: number; shift: boolean; ctrl: boolean; key: string; detail: number; t: number }
+    const events = () => computer.page.evaluate(() => (window as unknown as { events: Logged[] }).events.splice(0))
+
+    await computer.click(200, 300, 'left', ['SHIFT'])
+    expect((await events()).filter((e) => e.type === 'click').map((e) => [e.x, e.y, e.shift])).toEqual([[200, 300, true]])
+
+    await computer.tripleClick(60, 30)
+    expect((await events()).filter((e) => e.type === 'click').map((e) => e.detail)).toEqual([1, 2, 3])
+    expect(await computer.page.evaluate(() => getSelection()?.toString().trim())).toBe('alpha beta gamma')
+
+    await computer.move(100, 100)
+    expect(await computer.cursorPosition()).toEqual({ x: 100, y: 100 })
+    await computer.mouseDown()
+    await computer.move(150, 160)
+    await computer.mouseUp()
+    expect(await computer.cursorPosition()).toEqual({ x: 150, y: 160 })
+    expect((await events()).filter((e) => e.type.startsWith('mouse')).map((e) => [e.type, e.x, e.y])).toEqual([
+      ['mousedown', 100, 100],
+      ['mouseup', 150, 160],
+    ])
+
+    await computer.scroll(300, 300, 0, 200, ['CTRL'])
+    expect((await events()).filter((e) => e.type === 'wheel').map((e) => [e.x, e.y, e.ctrl])).toEqual([[300, 300, true]])
+
+    await computer.holdKey(['SHIFT'], 400)
+    const keys = (await events()).filter((e) => e.key === 'Shift')
+    expect(keys.map((e) => e.type)).toEqual(['keydown', 'keyup'])
+    expect(keys[1]!.t - keys[0]!.t).toBeGreaterThanOrEqual(380)
+    // Nothing stays held afterwards: a plain click is a plain click.
+    await computer.click(210, 310)
+    expect((await events()).filter((e) => e.type === 'click').map((e) => e.shift)).toEqual([false])
+    await context.close()
+  })
+})

@@ -88,6 +88,43 @@ describe.skipIf(noDocker)('the desktop sandbox on a real engine', { timeout: 300
     expect((await sandbox.readFile('/home/agent/typed.txt')).toString()).toBe('first line\nsecond: "quoted" $HOME & more')
   })
 
+  test('held modifiers, triple clicks, button down and up, held keys and the pointer reach X as a person\'s would', async () => {
+    // xev logs what X delivers to a window covering the screen; the computer's input must arrive as events, not as effects guessed from an app.
+    await sandbox.shell('(xev -geometry 1280x800+0+0 -event button -event keyboard > /tmp/xev.log 2>&1 &)', 10_000, 'agent')
+    await new Promise((resolve) => setTimeout(resolve, 1_500))
+    const { computer } = sandbox
+    await computer.click(300, 300, 'left', ['SHIFT'])
+    await computer.tripleClick(400, 300)
+    await computer.move(500, 350)
+    expect(await computer.cursorPosition()).toEqual({ x: 500, y: 350 })
+    await computer.mouseDown()
+    await computer.move(600, 400)
+    await computer.mouseUp()
+    await computer.scroll(300, 300, 0, 100, ['CTRL'])
+    await computer.holdKey(['a'], 600)
+    await new Promise((resolve) => setTimeout(resolve, 300))
+    const log = (await sandbox.shell('cat /tmp/xev.log')).stdout.toString()
+    const events = [...log.matchAll(/^(ButtonPress|ButtonRelease|KeyPress|KeyRelease) event[^]*?time (\d+), \((-?\d+),(-?\d+)\), root:\((-?\d+),(-?\d+)\),\s+state (0x[0-9a-f]+), (?:button (\d+)|keycode \d+ \(keysym 0x[0-9a-f]+, (\w+)\))/gm)]
+      .map((m) => ({ kind: m[1]!, time: Number(m[2]), at: `${m[5]},${m[6]}`, state: Number(m[7]), button: m[8] ? Number(m[8]) : null, key: m[9] ?? null }))
+    const presses = events.filter((e) => e.kind === 'ButtonPress')
+    // Shift (state bit 0) was down for the first click; the triple click is three presses at one point.
+    expect(presses[0]).toMatchObject({ at: '300,300', button: 1 })
+    expect(presses[0]!.state & 1).toBe(1)
+    expect(presses.slice(1, 4).map((e) => [e.at, e.button, e.state & 1])).toEqual([['400,300', 1, 0], ['400,300', 1, 0], ['400,300', 1, 0]])
+    // A drag taken apart: pressed at one point, released at another.
+    expect(presses[4]).toMatchObject({ at: '500,350', button: 1 })
+    expect(events.filter((e) => e.kind === 'ButtonRelease' && e.button === 1).at(-1)).toMatchObject({ at: '600,400' })
+    // Ctrl (state bit 2) held over the wheel (button 5 scrolls down).
+    const wheel = presses.find((e) => e.button === 5)
+    expect(wheel?.state && wheel.state & 4).toBe(4)
+    // The key went down once and came up 0.6 s later.
+    const a = events.filter((e) => e.key === 'a')
+    expect(a[0]?.kind).toBe('KeyPress')
+    expect(a.at(-1)?.kind).toBe('KeyRelease')
+    expect(a.at(-1)!.time - a[0]!.time).toBeGreaterThanOrEqual(550)
+    await sandbox.shell('pkill -x xev || true')
+  })
+
   test('every keysym of the key table is one X knows', async () => {
     const keysyms = allXKeysyms().filter((k) => !['ctrl', 'alt', 'shift', 'super'].includes(k))
     const script = keysyms.map((k) => `xdotool key --clearmodifiers ${k} 2>&1 | sed 's/^/${k}: /'`).join('; ')

@@ -41,6 +41,7 @@ export class ScreenScale {
     switch (action.type) {
       case 'click':
       case 'double_click':
+      case 'triple_click':
       case 'move':
         return { ...action, x: this.x(action.x), y: this.y(action.y) }
       case 'scroll':
