@@ -5,4 +5,5 @@ export { BUILTIN_AGENTS } from './names.ts'
 // Types only: the model agents load lazily (see registry.ts), so importing agentest stays light.
 export type { CuaOptions } from './openai-cua/options.ts'
 export type { ChatOptions } from './openai-chat/options.ts'
+export type { AnthropicCuOptions } from './anthropic-cu/options.ts'
 export type { ReplayOptions } from './replay/index.ts'

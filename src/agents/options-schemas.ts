@@ -1,5 +1,6 @@
 import type { z } from 'zod'
 import { CuaOptions } from './openai-cua/options.ts'
+import { AnthropicCuOptions } from './anthropic-cu/options.ts'
 import { ChatOptions } from './openai-chat/options.ts'
 import { ReplayOptions } from './replay/options.ts'
 
@@ -16,6 +17,7 @@ export const BUILTIN_AGENT_OPTIONS: Readonly<Record<string, z.ZodType | null>> =
   alternative: null,
   'openai-cua': CuaOptions,
   'openai-chat': ChatOptions,
+  'anthropic-cu': AnthropicCuOptions,
   replay: ReplayOptions,
   image: null,
 }

@@ -12,6 +12,7 @@ const registered = new Map<string, Agent | HarnessAgent>([
 /** Built-ins loaded on first use, so runs of other agents never load the model SDK or sharp. */
 const lazy: Record<string, () => Promise<Agent | HarnessAgent>> = {
   'openai-cua': async () => (await import('./openai-cua/index.ts')).openaiCua,
+  'anthropic-cu': async () => (await import('./anthropic-cu/index.ts')).anthropicCu,
   'openai-chat': async () => (await import('./openai-chat/index.ts')).openaiChat,
   replay: async () => (await import('./replay/index.ts')).replay,
   image: async () => (await import('../agent-images/image-agent.ts')).imageAgent,

@@ -15,6 +15,7 @@ export const BUILTIN_AGENT_SOURCES: Readonly<Record<string, readonly string[]>> 
   alternative: ['src/agents/builtin.ts'],
   'openai-cua': ['src/agents/openai-cua', 'src/agents/shared'],
   'openai-chat': ['src/agents/openai-chat', 'src/agents/shared'],
+  'anthropic-cu': ['src/agents/anthropic-cu', 'src/agents/shared'],
   replay: ['src/agents/replay', 'src/agents/shared'],
   image: ['src/agent-images'],
 }
@@ -29,7 +30,7 @@ export const HARNESS_SOURCES = ['src', 'plugin', 'fixtures/apps', 'fixtures/imag
  * Sources that only one agent runs are left out of the harness, so editing one agent re-keys its
  * own results, not every agent's. src/agents/shared stays in: the harness uses it too (redaction).
  */
-export const AGENT_ONLY_SOURCES = ['src/agents/builtin.ts', 'src/agents/openai-cua', 'src/agents/openai-chat', 'src/agents/replay', 'src/agent-images'] as const
+export const AGENT_ONLY_SOURCES = ['src/agents/builtin.ts', 'src/agents/openai-cua', 'src/agents/openai-chat', 'src/agents/anthropic-cu', 'src/agents/replay', 'src/agent-images'] as const
 
 /** Whether the harness hash already counts this file (so a task's or user agent's graph need not follow it). */
 export function isHarnessFile(file: string, root: string = AGENTEST_ROOT): boolean {

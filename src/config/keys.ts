@@ -1,10 +1,10 @@
 import type { Config } from '../schema/config.ts'
-import { agentBaseURL, agentBaseURLField } from '../agents/shared/settings.ts'
+import { agentBaseURL, agentBaseURLField, providerOf } from '../agents/shared/settings.ts'
 import { graderBaseURLFields, graderEndpoints } from '../grading/grader/endpoints.ts'
 import { insecureKeyMessage, insecureKeyTransport, keyHost } from './key-transport.ts'
 
 /** The built-in agents that send `agent.api_key_env`'s key to `agent.base_url` themselves. */
-export const KEYED_AGENTS: readonly string[] = ['openai-cua', 'openai-chat']
+export const KEYED_AGENTS: readonly string[] = ['openai-cua', 'openai-chat', 'anthropic-cu']
 
 /** One secret leaving the harness: which variable, who sends it, and where it goes. */
 export interface KeyRoute {
@@ -45,7 +45,8 @@ export function keyRoutes(config: Config, agentImage: PackagedAgent | null, env:
     }
   } else if (KEYED_AGENTS.includes(agent.name)) {
     const url = agentBaseURL(agent, env)
-    routes.push({ variable: agent.api_key_env, sender: 'agent', to: keyHost(url), url, field: agentBaseURLField(agent), ...agentAllowed })
+    const to = url === null ? providerOf(agent.name).host : keyHost(url)
+    routes.push({ variable: agent.api_key_env, sender: 'agent', to, url, field: agentBaseURLField(agent), ...agentAllowed })
   }
   const fields = graderBaseURLFields(grader)
   graderEndpoints(grader, env).forEach((endpoint, i) => {

@@ -9,6 +9,7 @@ import { describeZodError, InputError } from './errors.ts'
 import { AgentImageRegistry, type LoadedAgentSpec } from '../agent-images/registry.ts'
 import { agentImagePolicy, type AgentImagePolicy } from '../agent-images/spec.ts'
 import { keyRefusal, keyRoutes } from './keys.ts'
+import { providerOf } from '../agents/shared/settings.ts'
 import { unpricedCostLimit } from '../limits/index.ts'
 
 export const CONFIG_FILE = 'agentest.config.yaml'
@@ -41,6 +42,14 @@ const ENV_OVERRIDES = {
   AGENTEST_GRADER_BASE_URL: { path: ['grader', 'base_url'], read: text },
   AGENTEST_GRADER_API_KEY_ENV: { path: ['grader', 'api_key_env'], read: text },
 } as const
+
+/** An agent's key is read from its provider's usual variable (ANTHROPIC_API_KEY for Claude) unless named. */
+function defaultKeyVariable(merged: Record<string, unknown>): void {
+  const agent = merged.agent
+  if (typeof agent !== 'object' || agent === null || Array.isArray(agent)) return
+  const fields = agent as Record<string, unknown>
+  if (fields.api_key_env === undefined && typeof fields.name === 'string') fields.api_key_env = providerOf(fields.name).keyEnv
+}
 
 function text(value: string): string {
   return value
@@ -110,6 +119,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
       if (issue) throw new InputError(`${variable}=${JSON.stringify(value)}: ${path.join('.')}: ${issue.message}`)
     }
   }
+  defaultKeyVariable(merged)
   const parsed = Config.safeParse(merged)
   if (!parsed.success) throw new InputError(describeZodError(shown, parsed.error))
   const config = parsed.data

@@ -53,10 +53,10 @@ export function readTranscript(runDir: string, relativePath: string): ModelCallS
   })
 }
 
-/** The answer's content: a Chat message, or the Responses output items, or the raw body. */
+/** The answer's content: a Chat message, the Responses output items, a Messages reply's content blocks, or the raw body. */
 function saidBy(response: unknown): string {
-  const body = response as { choices?: Array<{ message?: unknown }>; output?: unknown; error?: unknown } | null
-  const content = body?.choices?.[0]?.message ?? body?.output ?? body?.error ?? response
+  const body = response as { choices?: Array<{ message?: unknown }>; output?: unknown; content?: unknown; error?: unknown } | null
+  const content = body?.choices?.[0]?.message ?? body?.output ?? body?.content ?? body?.error ?? response
   const text = typeof content === 'string' ? content : JSON.stringify(content)
   return text.length > MAX_SAID ? `${text.slice(0, MAX_SAID)}…` : text
 }

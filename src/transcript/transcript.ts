@@ -98,6 +98,11 @@ export class ModelTranscript {
     }
     if (Array.isArray(value)) return Promise.all(value.map((item) => this.withoutImages(item)))
     if (value && typeof value === 'object') {
+      // Anthropic's image blocks carry bare base64 in source.data, not a data: URL.
+      const source = value as { type?: unknown; media_type?: unknown; data?: unknown }
+      if (source.type === 'base64' && typeof source.media_type === 'string' && source.media_type.startsWith('image/') && typeof source.data === 'string') {
+        return { ...source, data: `[image ${await this.imageFile(Buffer.from(source.data, 'base64'))}]` }
+      }
       const entries = await Promise.all(Object.entries(value).map(async ([key, item]) => [key, await this.withoutImages(item)] as const))
       return Object.fromEntries(entries)
     }
@@ -139,11 +144,16 @@ function parseJson(text: string): unknown {
   }
 }
 
-/** Token counts as either API states them (Responses: input/output_tokens; Chat: prompt/completion_tokens). */
-function usageOf(body: unknown): { input_tokens: number; output_tokens: number } | null {
+/**
+ * Token counts as each API states them (Responses: input/output_tokens; Chat: prompt/completion_tokens;
+ * Messages: input_tokens beside the cache's reads and writes, which count as input too).
+ */
+function usageOf(body: unknown): { input_tokens: number; output_tokens: number; cache_read_input_tokens?: number; cache_creation_input_tokens?: number } | null {
   const usage = (body as { usage?: Record<string, unknown> } | null)?.usage
   if (!usage) return null
-  const input = Number(usage.input_tokens ?? usage.prompt_tokens ?? 0)
+  const read = Number(usage.cache_read_input_tokens ?? 0)
+  const written = Number(usage.cache_creation_input_tokens ?? 0)
+  const input = Number(usage.input_tokens ?? usage.prompt_tokens ?? 0) + read + written
   const output = Number(usage.output_tokens ?? usage.completion_tokens ?? 0)
-  return { input_tokens: input, output_tokens: output }
+  return { input_tokens: input, output_tokens: output, ...(read || written ? { cache_read_input_tokens: read, cache_creation_input_tokens: written } : {}) }
 }

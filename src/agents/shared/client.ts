@@ -37,6 +37,8 @@ export interface CallOptions {
   what: string
   retries: number
   signal: AbortSignal
+  /** Turns the SDK's own errors into one-line ModelCallErrors (default: the openai SDK's). */
+  explain?: (error: unknown, what: string) => Error
 }
 
 /**
@@ -47,7 +49,7 @@ export interface CallOptions {
 export async function callModel<S extends z.ZodType>(
   send: () => Promise<unknown>,
   schema: S,
-  { what, retries, signal }: CallOptions,
+  { what, retries, signal, explain = asModelCallError }: CallOptions,
 ): Promise<z.infer<S>> {
   for (let attempt = 0; ; attempt++) {
     let problem: string
@@ -61,7 +63,7 @@ export async function callModel<S extends z.ZodType>(
       if (signal.aborted) throw error
       // JSON.parse fails with a SyntaxError; the SDK's post-processing of a body of the wrong
       // shape (a string, no `output`) with a TypeError. Connection failures arrive as APIErrors.
-      if (!(error instanceof SyntaxError || error instanceof TypeError)) throw asModelCallError(error, what)
+      if (!(error instanceof SyntaxError || error instanceof TypeError)) throw explain(error, what)
       problem = `${error instanceof SyntaxError ? 'not JSON' : 'unexpected shape'} (${error.message.split('\n')[0]})`
     }
     if (attempt >= retries) {
@@ -82,6 +84,6 @@ function asModelCallError(error: unknown, what: string): Error {
   return error instanceof Error ? error : new Error(String(error))
 }
 
-function oneLine(text: string): string {
+export function oneLine(text: string): string {
   return text.split('\n')[0]!.slice(0, 500)
 }

@@ -12,14 +12,30 @@ export interface ModelSettings {
   retries: number
 }
 
-/** The model agents' endpoint: `agent.base_url`, else OPENAI_BASE_URL, else null (api.openai.com). */
-export function agentBaseURL(config: Pick<AgentConfig, 'base_url'>, env: NodeJS.ProcessEnv = process.env): string | null {
-  return config.base_url ?? (env.OPENAI_BASE_URL || null)
+/** A model provider's conventions: where its SDK looks for an endpoint and a key by default. */
+export interface Provider {
+  baseUrlEnv: string
+  keyEnv: string
+  /** Where the SDK goes when no base URL is set. */
+  host: string
+}
+
+const OPENAI: Provider = { baseUrlEnv: 'OPENAI_BASE_URL', keyEnv: 'OPENAI_API_KEY', host: 'api.openai.com' }
+const ANTHROPIC: Provider = { baseUrlEnv: 'ANTHROPIC_BASE_URL', keyEnv: 'ANTHROPIC_API_KEY', host: 'api.anthropic.com' }
+
+/** The provider a built-in agent speaks to (OpenAI's API shapes unless it is Claude's loop). */
+export function providerOf(agentName: string): Provider {
+  return agentName === 'anthropic-cu' ? ANTHROPIC : OPENAI
+}
+
+/** The model agents' endpoint: `agent.base_url`, else the provider's variable (OPENAI_BASE_URL), else null (its API). */
+export function agentBaseURL(config: Pick<AgentConfig, 'base_url' | 'name'>, env: NodeJS.ProcessEnv = process.env): string | null {
+  return config.base_url ?? (env[providerOf(config.name).baseUrlEnv] || null)
 }
 
 /** Where the agent's base URL was set, for messages: `agent.base_url` or `OPENAI_BASE_URL`. */
-export function agentBaseURLField(config: Pick<AgentConfig, 'base_url'>): string {
-  return config.base_url !== null ? 'agent.base_url' : 'OPENAI_BASE_URL'
+export function agentBaseURLField(config: Pick<AgentConfig, 'base_url' | 'name'>): string {
+  return config.base_url !== null ? 'agent.base_url' : providerOf(config.name).baseUrlEnv
 }
 
 /**
