@@ -78,11 +78,11 @@ describe('anthropic-cu: the Messages API computer-use loop', () => {
     const marked = messagesOf(calls[4]).flatMap((m, i) => m.content.flatMap((b, j) => ('cache_control' in b ? [[i, j]] : [])))
     expect(marked).toEqual([[6, 1], [8, 0]])
     const counted = calls.reduce((sum, c) => {
-      const u = c.response!.usage as Record<string, number>
-      return sum + u.input_tokens + (u.cache_read_input_tokens ?? 0) + (u.cache_creation_input_tokens ?? 0)
+      const u = c.response!.usage
+      return sum + u.input_tokens + u.cache_read_input_tokens + u.cache_creation_input_tokens
     }, 0)
     expect(usage?.input_tokens).toBe(counted)
-    expect(calls.some((c) => ((c.response!.usage as Record<string, number>).cache_read_input_tokens ?? 0) > 0)).toBe(true)
+    expect(calls.some((c) => c.response!.usage.cache_read_input_tokens > 0)).toBe(true)
     expect(calls.every((c) => c.apiKey === TEST_KEY)).toBe(true)
   })
 

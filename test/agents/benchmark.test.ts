@@ -12,6 +12,7 @@ import {
   type ModelServer,
   type ReplyInput,
 } from '../../fixtures/model-server/index.ts'
+import { anthropicReplayPolicy, startAnthropicServer, type AnthropicServer } from '../../fixtures/anthropic-server/index.ts'
 import type { TestCaseRun } from '../../src/schema/run.ts'
 import { runBenchmark, type BenchmarkRun } from '../e2e/run-benchmark.ts'
 import { agentEnv, E2E_KEY, filesHolding, taskFiles } from './benchmark-helpers.ts'
@@ -24,6 +25,7 @@ import { agentEnv, E2E_KEY, filesHolding, taskFiles } from './benchmark-helpers.
 const runs: BenchmarkRun[] = []
 let oracle: TestCaseRun[] = []
 let server: ModelServer | null = null
+let anthropic: AnthropicServer | null = null
 
 async function bench(args: string[], env: Record<string, string> = {}): Promise<BenchmarkRun> {
   const run = await runBenchmark(args, env)
@@ -65,6 +67,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await server?.close()
+  await anthropic?.close()
 })
 
 describe('model agents on Omnizon, end to end', { timeout: 300_000 }, () => {
@@ -192,6 +195,33 @@ describe('model agents on Omnizon, end to end', { timeout: 300_000 }, () => {
     expect(callsOf('omnizon-1')[1]!.body.messages).toContainEqual(expect.objectContaining({ role: 'assistant', content: expect.stringContaining("Action: click(start_box='<|box_start|>(") }))
   })
 
+  test.each([
+    { version: 'computer_20250124', model: 'claude-sonnet-4-5', fit: null, scale: 1 },
+    { version: 'computer_20251124', model: 'claude-opus-4-5', fit: { width: 960, height: 600 }, scale: 0.75 },
+  ] as const)('anthropic-cu solves tasks from served oracle actions under $version', async ({ version, model, fit, scale }) => {
+    anthropic = await startAnthropicServer({ policy: anthropicReplayPolicy(oracle, { scale, toolVersion: version.slice('computer_'.length) as '20250124' | '20251124' }) })
+    const options = fit ? { screenshot_fit: fit } : {}
+    const run = await bench(taskFiles(1, 3, 5), agentEnv({ name: 'anthropic-cu', options }, anthropic.url, { AGENTEST_MODEL: model }))
+    const results = byId(run)
+    for (const id of ['omnizon-1', 'omnizon-3', 'omnizon-5']) {
+      const result = results[id]!
+      expect(result.status, `${id}: ${JSON.stringify(result.error)}`).toBe('passed')
+      expect(result.final_answer).toBe(oracle.find((r) => r.id === id)!.final_answer)
+      expect(result.input_tokens).toBeGreaterThan(0)
+      // The transcript holds every call, with screenshots as references and no key.
+      const text = readFileSync(join(run.runDir!, result.transcript!), 'utf8')
+      expect(text).not.toContain(E2E_KEY)
+      expect(text).not.toContain('iVBORw0KGgo')
+      expect(text).toContain('/v1/messages')
+      expect(text).toMatch(/"data":"\[image [^\]]+\.png\]"/)
+    }
+    const calls = anthropic.requests
+    expect(calls.every((call) => call.status === 200), JSON.stringify(calls.find((call) => call.status !== 200)?.rejected)).toBe(true)
+    expect(new Set(calls.map((call) => call.betas.join()))).toEqual(new Set([version === 'computer_20250124' ? 'computer-use-2025-01-24' : 'computer-use-2025-11-24']))
+    await anthropic.close()
+    anthropic = null
+  })
+
   test('replay reproduces the oracle run from its folder', async () => {
     const from = runs[0]!.runDir!
     const run = await bench(taskFiles(1, 3, 7), { AGENTEST_CONFIG: agentEnv({ name: 'replay', options: { from } }, 'http://unused.test/v1').AGENTEST_CONFIG })
@@ -244,8 +274,8 @@ describe('model agents on Omnizon, end to end', { timeout: 300_000 }, () => {
   })
 
   test('the API key appears nowhere in the results or the output', () => {
-    // The oracle, openai-cua, openai-chat scaled, four coordinate conventions, UI-TARS text, replay, the faults run.
-    expect(runs).toHaveLength(10)
+    // The oracle, openai-cua, openai-chat scaled, four coordinate conventions, UI-TARS text, anthropic-cu under two tool versions, replay, the faults run.
+    expect(runs).toHaveLength(12)
     expect(filesHolding(E2E_KEY, runs)).toEqual([])
     for (const run of runs) expect(run.stdout + run.stderr).not.toContain(E2E_KEY)
   })

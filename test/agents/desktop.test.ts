@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest'
+import { anthropicReplayPolicy, startAnthropicServer, type AnthropicServer } from '../../fixtures/anthropic-server/index.ts'
 import { replayPolicy, startModelServer, type ModelServer } from '../../fixtures/model-server/index.ts'
 import { noDocker } from '../docker/docker-available.ts'
 import { runBenchmark, type BenchmarkRun } from '../e2e/run-benchmark.ts'
@@ -12,13 +13,15 @@ import { agentEnv, E2E_KEY, filesHolding } from './benchmark-helpers.ts'
 const TASKS = ['tasks/desktop/editor-note.task.ts', 'tasks/desktop/terminal-hello.task.ts']
 const runs: BenchmarkRun[] = []
 let server: ModelServer | null = null
+let anthropic: AnthropicServer | null = null
 
 afterAll(async () => {
   await server?.close()
+  await anthropic?.close()
 })
 
 describe.skipIf(noDocker)('model agents on a desktop, end to end', { timeout: 600_000 }, () => {
-  test('openai-cua and openai-chat each solve desktop tasks from served oracle actions', async () => {
+  test('openai-cua, openai-chat and anthropic-cu each solve desktop tasks from served oracle actions', async () => {
     const oracle = await runBenchmark(TASKS, { AGENTEST_AGENT: 'oracle' })
     runs.push(oracle)
     expect(oracle.results.map((r) => r.status)).toEqual(['passed', 'passed'])
@@ -39,6 +42,22 @@ describe.skipIf(noDocker)('model agents on a desktop, end to end', { timeout: 60
     const cuaCalls = server.requests.filter((call) => call.endpoint === 'responses')
     expect(cuaCalls.length).toBeGreaterThan(0)
     expect(JSON.stringify(cuaCalls[0]?.body)).toContain('"environment":"linux"')
+
+    // Claude's loop under both tool versions, its keys sent in xdotool syntax and mapped back.
+    for (const [version, model] of [['20250124', 'claude-sonnet-4-5'], ['20251124', 'claude-opus-4-5']] as const) {
+      await anthropic?.close()
+      anthropic = await startAnthropicServer({ policy: anthropicReplayPolicy(oracle.results, { toolVersion: version }) })
+      const run = await runBenchmark(TASKS, agentEnv({ name: 'anthropic-cu' }, anthropic.url, { AGENTEST_MODEL: model }))
+      runs.push(run)
+      expect(run.code, `anthropic-cu ${version}: ${run.stderr}${run.stdout.slice(-2000)}`).toBe(0)
+      for (const result of run.results) {
+        expect(result.status, `anthropic-cu ${version} ${result.id}: ${result.error?.message}`).toBe('passed')
+        const acted = (r: (typeof run.results)[number]) => r.trajectory.map((step) => step.action.type).filter((type) => type !== 'message')
+        expect(acted(result)).toEqual(acted(oracle.results.find((r) => r.id === result.id)!))
+      }
+      expect(anthropic.requests.every((call) => call.status === 200 && call.betas.join() === `computer-use-${version.slice(0, 4)}-${version.slice(4, 6)}-${version.slice(6)}`)).toBe(true)
+      expect(anthropic.requests[0]!.body.tools).toHaveLength(1)
+    }
     expect(filesHolding(E2E_KEY, runs)).toEqual([])
   })
 })
