@@ -36,6 +36,20 @@ describe('loadConfig', () => {
     expect(config.run).toMatchObject({ name: 'smoke', results_dir: 'out' })
   })
 
+  test("Claude's agent reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL unless told otherwise; its options are checked at load", () => {
+    const { config } = loadConfig(folderWith(null), { AGENTEST_AGENT: 'anthropic-cu' })
+    expect(config.agent.api_key_env).toBe('ANTHROPIC_API_KEY')
+    const named = loadConfig(folderWith('agent:\n  name: anthropic-cu\n  api_key_env: CLAUDE_KEY\n'), {})
+    expect(named.config.agent.api_key_env).toBe('CLAUDE_KEY')
+    expect(loadConfig(folderWith('agent:\n  name: openai-cua\n'), {}).config.agent.api_key_env).toBe('OPENAI_API_KEY')
+    // The key goes to ANTHROPIC_BASE_URL; over plain HTTP to a third party that is refused before anything starts.
+    const env = { AGENTEST_AGENT: 'anthropic-cu', ANTHROPIC_API_KEY: 'sk-ant-x', ANTHROPIC_BASE_URL: 'http://claude-proxy.example:8080' }
+    expect(errorOf(() => loadConfig(folderWith(null), env))).toMatch(/ANTHROPIC_BASE_URL/)
+    expect(errorOf(() => loadConfig(folderWith('agent:\n  name: anthropic-cu\n  options:\n    tool_verison: computer_20250124\n'), {}))).toMatch(
+      /agent\.options\.tool_verison: not an option of anthropic-cu; did you mean "tool_version"\?/,
+    )
+  })
+
   test('malformed YAML names the file, line and column', () => {
     const message = errorOf(() => loadConfig(folderWith('agent:\n  name: [oracle\n'), {}))
     expect(message).toMatch(/^agentest\.config\.yaml:\d+:\d+: malformed YAML/)
@@ -68,7 +82,7 @@ describe('loadConfig', () => {
 
   test('an unknown agent lists the known ones', () => {
     expect(errorOf(() => loadConfig(folderWith(null), { AGENTEST_AGENT: 'gpt-9' }))).toBe(
-      'AGENTEST_AGENT: unknown agent "gpt-9" (known: oracle, nop, near-miss, alternative, openai-cua, openai-chat, replay, image)',
+      'AGENTEST_AGENT: unknown agent "gpt-9" (known: oracle, nop, near-miss, alternative, openai-cua, openai-chat, anthropic-cu, replay, image)',
     )
     expect(errorOf(() => loadConfig(folderWith('agent: { name: nope }\n'), {}))).toMatch(
       /^agentest\.config\.yaml: agent\.name: unknown agent "nope"/,
