@@ -13,6 +13,8 @@ export interface KeyContent {
   agentImageId?: string | null
   /** agentest's own folder; the tests point it at a copy. */
   agentestRoot?: string
+  /** The image id of a task's own desktop image (a Dockerfile folder or an image by name), when it has one. */
+  taskImageId?: string | null
 }
 
 /**
@@ -42,6 +44,8 @@ export function cacheKey(testCase: TestCase, run: ResolvedRun, content: KeyConte
     `task:${short(content.taskFile ? moduleGraphHash(content.taskFile, { declarationOnly: true, skip }) : null)}`,
     `agent:${short(agentCode(run, content.agentImageId ?? null, root, skip))}`,
     `agentest:${short(treeHash(root, HARNESS_SOURCES, AGENT_ONLY_SOURCES))}`,
+    // A task's own image is part of what it ran on: a rebuilt image is a different task.
+    ...(content.taskImageId ? [`image:${short(content.taskImageId.replace(/^sha256:/, ''))}`] : []),
   ]
   return parts.join('|')
 }

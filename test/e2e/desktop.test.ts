@@ -101,6 +101,20 @@ describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 1_500_000 }, ()
     expect(run.results[0]?.error?.message).toContain('setup_cmd failed (exit 3): cannot open /data/workbook.xlsx')
   })
 
+  test("a task on the user's own image (a Dockerfile folder, built by content hash) passes under the oracle and fails under nop; an image without xdotool is one line", async () => {
+    const env = { FIXTURE_TASKS: 'test/fixtures/desktop-tasks/{own-image,no-xdotool}.task.ts' }
+    const oracle = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts'], env)
+    const byId = Object.fromEntries(oracle.results.map((r) => [r.id, r]))
+    expect(byId['own-image']?.status, JSON.stringify(byId['own-image']?.error)).toBe('passed')
+    expect(byId['no-xdotool']).toMatchObject({ status: 'skipped', error: { kind: 'skipped' } })
+    expect(byId['no-xdotool']?.error?.message).toMatch(/^the desktop image \S+no-xdotool \(agentest-task\/no-xdotool:[0-9a-f]{12}\) lacks xdotool, ImageMagick's import \(screenshots\), xdpyinfo \(the display check\): /)
+    expect(byId['no-xdotool']?.error?.message).not.toContain('\n')
+    const nop = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts', '-t', 'own-image'], { ...env, AGENTEST_AGENT: 'nop' })
+    expect(nop.results.find((r) => r.id === 'own-image')?.status).toBe('failed')
+    // The image's id keys the results: the same image reuses them, and no image-check container is left.
+    expect(await docker.listContainers({ all: true, filters: { label: [`${LABEL.task}=image-check`] } })).toEqual([])
+  })
+
   test('a container killed mid-task ends that task with a recorded error; the others run on', async () => {
     const name = `desktop-killed-${process.pid}`
     const killFirst = async () => {

@@ -34,6 +34,19 @@ describe('a task file mistake is one line naming the file and the field', () => 
     expect(refusal({ ...base, alternatives: { 'by_category': solve } })).toMatch(/alternatives\.by_category: "by_category" is not a valid name/)
   })
 
+  test('desktop_image: a bundled image, any image name, or a Dockerfile folder beside the task; anything else is one line', () => {
+    const desktop = { id: 'own-image', goal: 'Do it.', level: 'paper' }
+    const file = 'test/fixtures/desktop-tasks/own-image.task.ts'
+    expect(parseTaskSpec({ ...desktop, desktop_image: 'agentest/desktop' }, file).desktop_image).toBe('agentest/desktop')
+    expect(parseTaskSpec({ ...desktop, desktop_image: 'ghcr.io/acme/desktop:2.1' }, file).desktop_image).toBe('ghcr.io/acme/desktop:2.1')
+    expect(parseTaskSpec({ ...desktop, desktop_image: '../desktop-images/with-motd' }, file).desktop_image).toBe('../desktop-images/with-motd')
+    expect(refusal({ ...desktop, desktop_image: '../desktop-images/nowhere' }, file)).toBe(
+      `${file}: agentTest(): desktop_image: ../desktop-images/nowhere is not a folder (a path is read relative to the task file)`,
+    )
+    expect(refusal({ ...desktop, desktop_image: '../agents' }, file)).toBe(`${file}: agentTest(): desktop_image: ../agents has no Dockerfile`)
+    expect(refusal({ ...desktop, desktop_image: 'My Desktop!' }, file)).toMatch(/desktop_image: "My Desktop!" is neither a bundled image \(agentest\/desktop\), an image name, nor a path/)
+  })
+
   test('an unknown seed names the seeds the clone has', () => {
     expect(refusal({ ...base, seed: 'past-order' })).toBe(`${FILE}: agentTest(): seed: Omnizon has no seed "past-order" (did you mean "past-orders"?); its seeds: default, past-orders`)
     expect(parseTaskSpec({ ...base, seed: 'past-orders' }, FILE).seed).toBe('past-orders')
