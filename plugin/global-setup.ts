@@ -3,6 +3,8 @@ import type { TestProject } from 'vitest/node'
 import { startOmnizon } from '../fixtures/apps/omnizon/index.ts'
 import { chromiumArgs, findBrowser } from '../src/sandbox/find-browser.ts'
 import { prepareDocker } from './docker-setup.ts'
+import { declaredEnvironments, startEnvironments } from '../src/environments/index.ts'
+import { dockerClient } from '../src/docker/index.ts'
 import { failOnInputError } from './index.ts'
 import '../src/fixtures/meta.ts'
 import { dirname, join } from 'node:path'
@@ -21,9 +23,18 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const run = project.getProvidedContext()['agentest:run']
   const log = (line: string) => project.vitest.logger.log(`agentest: ${line}`)
   const found = failOnInputError(() => findBrowser(run.config.browser.executable_path))
-  const external = run.config.apps.omnizon.url
-  const [omnizon, browser, docker] = await Promise.all([
-    external ? { url: external.replace(/\/$/, ''), close: async () => {} } : startOmnizon(),
+  const environments = startEnvironments(declaredEnvironments(run.config), {
+    cwd: run.config_file ? dirname(run.config_file) : run.root,
+    runId: run.run_id,
+    docker: () => dockerClient(),
+    builtin: async (name) => {
+      if (name !== 'omnizon') throw new Error(`the ${name} environment names no url, command or image`)
+      return startOmnizon()
+    },
+    log,
+  })
+  const [apps, browser, docker] = await Promise.all([
+    environments,
     // Signals are the run's to handle (plugin/interrupt.ts): tasks in flight still need the browser
     // to finish their records; teardown closes it, and Playwright kills it if the process exits.
     chromium.launchServer({
@@ -38,11 +49,11 @@ export default async function setup(project: TestProject): Promise<() => Promise
   ])
   await writeRunConfig(run)
   project.provide('agentest:cache', run.config.run.cache === 'refresh' ? {} : indexResults(dirname(run.results_path), run.run_id, log))
-  project.provide('agentest:apps', { omnizon: omnizon.url })
+  project.provide('agentest:apps', apps.statuses)
   project.provide('agentest:browser', browser.wsEndpoint())
   project.provide('agentest:docker', docker.provision)
   return async () => {
-    await Promise.allSettled([browser.close(), omnizon.close(), docker.teardown()])
+    await Promise.allSettled([browser.close(), apps.close(), docker.teardown()])
   }
 }
 

@@ -1,4 +1,6 @@
 import type { APIRequestContext } from 'playwright'
+import { StateClient } from '../environments/state-client.ts'
+import { OMNIZON_ENVIRONMENT } from '../environments/spec.ts'
 import {
   OmnizonFinish,
   type CartLine,
@@ -67,27 +69,30 @@ export class OmnizonView {
 
 /** The harness's side of Omnizon's `/config` + `/finish` contract, spoken through a browser context. */
 export class OmnizonClient {
+  private readonly client: StateClient
+
   constructor(
     readonly url: string,
-    private readonly request: APIRequestContext,
-  ) {}
+    request: APIRequestContext,
+  ) {
+    this.client = new StateClient('omnizon', url, OMNIZON_ENVIRONMENT.state!, request)
+  }
 
   /** Resets this browser context's shop session and seeds it. */
   async configure(options: { taskId: string; runId: string; seed?: string; removePopup?: boolean }): Promise<void> {
-    const query = new URLSearchParams({ task_id: options.taskId, run_id: options.runId })
-    if (options.seed) query.set('seed', options.seed)
-    if (options.removePopup !== undefined) query.set('remove_popup', String(options.removePopup))
-    const response = await this.request.get(`${this.url}/config?${query}`)
-    if (!response.ok()) throw new Error(`omnizon /config answered ${response.status()}: ${(await response.text()).trim()}`)
+    const extra = options.removePopup !== undefined ? { remove_popup: String(options.removePopup) } : undefined
+    await this.client.configure({ taskId: options.taskId, runId: options.runId, seed: options.seed, extra })
   }
 
   /** The session's initial and final state and their diff, validated against the schema. */
   async finish(): Promise<OmnizonView> {
-    const response = await this.request.get(`${this.url}/finish`)
-    const body = await response.text()
-    if (!response.ok()) throw new Error(`omnizon /finish answered ${response.status()}: ${body.trim()}`)
-    const parsed = OmnizonFinish.safeParse(JSON.parse(body))
-    if (!parsed.success) throw new Error(`omnizon /finish does not match ${'omnizon.finish/v1'}: ${parsed.error.message}`)
-    return new OmnizonView(parsed.data)
+    return omnizonView(await this.client.state())
   }
+}
+
+/** Omnizon's typed view of a `/finish` answer; one that does not match the contract is an error. */
+export function omnizonView(state: unknown): OmnizonView {
+  const parsed = OmnizonFinish.safeParse(state)
+  if (!parsed.success) throw new Error(`omnizon /finish does not match omnizon.finish/v1: ${parsed.error.message}`)
+  return new OmnizonView(parsed.data)
 }

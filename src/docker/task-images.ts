@@ -75,6 +75,15 @@ async function build(docker: Docker, ref: { dir: string; name: string }, log: (l
 }
 
 async function findOrPull(docker: Docker, name: string, log: (line: string) => void): Promise<string> {
+  try {
+    return await ensurePulled(docker, name, log)
+  } catch (error) {
+    throw new DesktopImageError(`the desktop image ${error instanceof Error ? error.message : String(error)}`)
+  }
+}
+
+/** The image as the engine has it, pulled first if it does not; an error reads "<name> is not on this machine ...". */
+export async function ensurePulled(docker: Docker, name: string, log: (line: string) => void): Promise<string> {
   if (await imageExists(docker, name)) return name
   log(`pulling ${name}`)
   try {
@@ -82,7 +91,7 @@ async function findOrPull(docker: Docker, name: string, log: (line: string) => v
     await new Promise<void>((done, fail) => docker.modem.followProgress(stream, (error: Error | null) => (error ? fail(error) : done())))
     return name
   } catch (error) {
-    throw new DesktopImageError(`the desktop image ${name} is not on this machine and could not be pulled: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
+    throw new Error(`${name} is not on this machine and could not be pulled: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
   }
 }
 

@@ -17,6 +17,8 @@ export interface BrowserSandboxOptions {
   config: BrowserConfig
   /** Origins of the web clones this task may use. */
   origins: string[]
+  /** Hosts the task's environment lets its pages load besides its origin (with the browser config's). */
+  allowHosts?: string[]
   /** Extra blocklist entries (a clone's harness-only endpoints). */
   blocklist: string[]
 }
@@ -44,7 +46,7 @@ export class BrowserSandbox {
     const { browser, config } = options
     const policy = new UrlPolicy({
       origins: options.origins,
-      allowHosts: config.allow_hosts,
+      allowHosts: [...config.allow_hosts, ...(options.allowHosts ?? [])],
       blocklist: [...config.blocklist, ...options.blocklist],
     })
     const violations: string[] = []

@@ -1,5 +1,6 @@
 import { z } from 'zod'
 import { AgentImageMaxima, AgentImageSpec } from '../agent-images/spec.ts'
+import { EnvironmentName, EnvironmentSpec } from '../environments/spec.ts'
 
 const AgentName = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'agent names are lowercase words like "oracle" or "my-agent"')
 
@@ -221,6 +222,8 @@ export const Config = z
     run: RunConfig.default(RunConfig.parse({})),
     browser: BrowserConfig.default(BrowserConfig.parse({})),
     apps: AppsConfig.default(AppsConfig.parse({})),
+    /** Web apps tasks may name in `app:` besides Omnizon: a URL, a command or a Docker image each. */
+    environments: z.record(EnvironmentName, EnvironmentSpec).default({}),
     docker: DockerConfig.default(DockerConfig.parse({})),
     grader: GraderConfig.default(GraderConfig.parse({})),
     prices: Prices.default({}),

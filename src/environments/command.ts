@@ -1,0 +1,61 @@
+import { spawn } from 'node:child_process'
+import { createServer } from 'node:net'
+import { waitReady } from './ready.ts'
+import type { RunningEnvironment } from './start.ts'
+
+/** A port the OS says is free now. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.unref()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address()
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))))
+    })
+  })
+}
+
+/**
+ * Starts an app with its command (`{port}` replaced, PORT set) in a process group of its own,
+ * so stopping it stops whatever the command started too.
+ */
+export async function startCommand(name: string, command: string, options: { port?: number; readyPath: string; timeoutMs: number; cwd: string }): Promise<RunningEnvironment> {
+  const port = options.port ?? (await freePort())
+  const line = command.replaceAll('{port}', String(port))
+  const child = spawn('/bin/sh', ['-c', line], { cwd: options.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: String(port) } })
+  const said: string[] = []
+  const keep = (chunk: Buffer) => {
+    said.push(...chunk.toString('utf8').split('\n').filter(Boolean))
+    said.splice(0, Math.max(0, said.length - 5))
+  }
+  child.stdout.on('data', keep)
+  child.stderr.on('data', keep)
+  let exited: string | null = null
+  child.on('exit', (code, signal) => {
+    exited = `exited (${signal ?? `code ${code}`}) before it was ready${said.length ? `; it said: ${said.join(' | ')}` : ''}`
+  })
+  const stop = async () => {
+    if (child.exitCode !== null || child.signalCode !== null || !child.pid) return
+    const gone = new Promise((resolve) => child.once('exit', resolve))
+    const kill = (signal: NodeJS.Signals) => {
+      try {
+        process.kill(-child.pid!, signal)
+      } catch {
+        // Already gone.
+      }
+    }
+    kill('SIGTERM')
+    const late = setTimeout(() => kill('SIGKILL'), 3_000)
+    await gone
+    clearTimeout(late)
+  }
+  const url = `http://127.0.0.1:${port}`
+  try {
+    await waitReady(`${url}${options.readyPath}`, options.timeoutMs, () => exited)
+  } catch (error) {
+    await stop()
+    throw new Error(`the ${name} environment (\`${line}\`) did not start: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  return { url, close: stop }
+}

@@ -1,0 +1,77 @@
+import type Docker from 'dockerode'
+import type { Config } from '../schema/config.ts'
+import { startCommand } from './command.ts'
+import { startImage } from './image.ts'
+import { waitReady } from './ready.ts'
+import { OMNIZON_ENVIRONMENT, type EnvironmentSpec, type EnvironmentStatus } from './spec.ts'
+
+export interface RunningEnvironment {
+  url: string
+  close(): Promise<void>
+}
+
+/** How global setup starts environments: the built-in apps in-process, images on the engine. */
+export interface StartContext {
+  /** Where commands run (the config file's folder). */
+  cwd: string
+  runId: string
+  docker: () => Docker | null
+  /** Starts a web clone that ships with agentest (Omnizon), in-process. */
+  builtin: (name: string) => Promise<RunningEnvironment>
+  log: (line: string) => void
+}
+
+/**
+ * Every environment the run can use: those declared under `environments:`, plus Omnizon unless
+ * one is declared under its name (`apps.omnizon.url` points it at a running one).
+ */
+export function declaredEnvironments(config: Pick<Config, 'environments' | 'apps'>): Record<string, EnvironmentSpec> {
+  const omnizonUrl = config.apps.omnizon.url
+  const omnizon = omnizonUrl ? { ...OMNIZON_ENVIRONMENT, url: omnizonUrl } : OMNIZON_ENVIRONMENT
+  return { omnizon, ...config.environments }
+}
+
+/** Starts one environment; built-in ones have neither url, command nor image. */
+export async function startEnvironment(name: string, spec: EnvironmentSpec, context: StartContext): Promise<RunningEnvironment> {
+  const ready = { readyPath: spec.ready_path, timeoutMs: spec.ready_timeout_ms }
+  if (spec.url) {
+    const url = spec.url.replace(/\/$/, '')
+    await waitReady(`${url}${spec.ready_path}`, spec.ready_timeout_ms).catch((error: unknown) => {
+      throw new Error(`the ${name} environment at ${url} does not answer: ${error instanceof Error ? error.message : String(error)}`)
+    })
+    return { url, close: async () => {} }
+  }
+  if (spec.command) return startCommand(name, spec.command, { ...ready, port: spec.port, cwd: context.cwd })
+  if (spec.image) {
+    const docker = context.docker()
+    if (!docker) throw new Error(`the ${name} environment runs the image ${spec.image}, but Docker is not available`)
+    return startImage(docker, name, spec.image, { ...ready, port: spec.port!, runId: context.runId, log: context.log })
+  }
+  return context.builtin(name)
+}
+
+/**
+ * Starts every environment at once. One that fails does not stop the run: its tasks are
+ * skipped with the reason, and the others run.
+ */
+export async function startEnvironments(
+  specs: Record<string, EnvironmentSpec>,
+  context: StartContext,
+): Promise<{ statuses: Record<string, EnvironmentStatus>; close(): Promise<void> }> {
+  const names = Object.keys(specs)
+  const started = await Promise.allSettled(names.map((name) => startEnvironment(name, specs[name]!, context)))
+  const statuses: Record<string, EnvironmentStatus> = {}
+  const running: RunningEnvironment[] = []
+  started.forEach((result, i) => {
+    const name = names[i]!
+    if (result.status === 'fulfilled') {
+      statuses[name] = { url: result.value.url }
+      running.push(result.value)
+    } else {
+      const error = result.reason instanceof Error ? result.reason.message : String(result.reason)
+      statuses[name] = { error }
+      context.log(error)
+    }
+  })
+  return { statuses, close: async () => void (await Promise.allSettled(running.map((env) => env.close()))) }
+}

@@ -1,0 +1,10 @@
+/** REAL task files (agi-inc/agisdk's JSON) run on agentest's Omnizon: see docs/real-tasks.md. */
+export { RealTask, RealEval, JmespathEval, LlmBooleanEval, ScriptEval } from './schema.ts'
+export { loadRealTasks, type RealCase } from './load.ts'
+export { planCase, describeUnmapped, type CasePlan, type StateEval, type UnmappedEval } from './plan.ts'
+export { realDocument, type RealDocument } from './document.ts'
+export { REAL_OMNIZON, mappedPaths, type Layout } from './layout.ts'
+export { unreachable, type Unreachable } from './reach.ts'
+export { pythonEquals, runQuery } from './jmespath.ts'
+export { expectRealState } from './state-checks.ts'
+export { RealSolution, RealSolutions, loadSolutions, type RealSolutionInput } from './solutions.ts'
