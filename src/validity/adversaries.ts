@@ -46,6 +46,8 @@ export function adversary(name: GeneratedNearMiss, task: AdversaryTask, referenc
 }
 
 async function placedOrders(context: SolutionContext): Promise<string[]> {
+  // Orders are Omnizon's: on another app there is nothing to cancel or place twice.
+  if (context.app.name !== 'omnizon') throw new NotApplicable(`orders are Omnizon's; this task runs on ${context.app.name}`)
   const shop = await context.app.finish()
   return shop.newOrders.filter((order) => order.status === 'placed').map((order) => order.id)
 }
