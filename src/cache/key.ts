@@ -42,6 +42,8 @@ export function cacheKey(testCase: TestCase, run: ResolvedRun, content: KeyConte
     run.config.max_steps ?? testCase.max_steps,
     sha256(stableJson(settings)).slice(0, 16),
     `task:${short(content.taskFile ? moduleGraphHash(content.taskFile, { declarationOnly: true, skip }) : null)}`,
+    // The task as declared, checks aside: a file that reads its tasks from data (OSUniverse's YAML, REAL's JSON) changes them without a code change.
+    `declared:${sha256(stableJson(declared(testCase))).slice(0, SHORT)}`,
     `agent:${short(agentCode(run, content.agentImageId ?? null, root, skip))}`,
     `agentest:${short(treeHash(root, HARNESS_SOURCES, AGENT_ONLY_SOURCES))}`,
     // A task's own image is part of what it ran on: a rebuilt image is a different task.
@@ -57,6 +59,11 @@ function agentCode(run: ResolvedRun, imageId: string | null, root: string, skip:
   if (builtin) return name === 'image' ? combine([treeHash(root, builtin), `image ${imageId ?? 'unknown'}`]) : treeHash(root, builtin)
   const module = run.agent_modules[name]
   return module ? moduleGraphHash(module, { skip }) : null
+}
+
+/** What a run depends on in a TestCase: not its checks (a reused result is re-graded), its name or which attempt it is. */
+function declared({ checks: _checks, name: _name, variant: _variant, epoch: _epoch, ...rest }: TestCase): Omit<TestCase, 'checks' | 'name' | 'variant' | 'epoch'> {
+  return rest
 }
 
 function short(hash: string | null): string {

@@ -32,7 +32,7 @@ describe('the cache key', () => {
   const base = cacheKey(task, resolved({}), noFile)
 
   test('names the task, agent, model, max_steps, settings and code hashes, and is stable', () => {
-    expect(base).toMatch(/^omnizon-3\|openai-chat\|gpt-4o\|20\|[0-9a-f]{16}\|task:-\|agent:[0-9a-f]{12}\|agentest:[0-9a-f]{12}$/)
+    expect(base).toMatch(/^omnizon-3\|openai-chat\|gpt-4o\|20\|[0-9a-f]{16}\|task:-\|declared:[0-9a-f]{12}\|agent:[0-9a-f]{12}\|agentest:[0-9a-f]{12}$/)
     expect(cacheKey(task, resolved({}), noFile)).toBe(base)
     // Settings written in another order are the same settings.
     const a = cacheKey(task, resolved({ options: { observation: 'axtree', temperature: 0 } }), noFile)

@@ -56,6 +56,9 @@ describe('a task file mistake is one line naming the file and the field', () => 
     expect(refusal({ ...base, id: 'cart-2' })).toBe(`${FILE}: agentTest(): id: "cart-2" differs from the file name: name the file cart-2.task.ts (or give the task the id "cart-1")`)
     expect(fileNameProblem('desktop-editor-note', 'tasks/desktop/editor-note.task.ts')).toBeNull()
     expect(fileNameProblem('omnizon-editor-note', 'tasks/desktop/editor-note.task.ts')).not.toBeNull()
+    // A file named after its suite declares many of its tasks (a loader of YAML or JSON cases).
+    expect(fileNameProblem('osuniverse-terminal-echo', 'tasks/osuniverse/osuniverse.task.ts')).toBeNull()
+    expect(fileNameProblem('terminal-echo', 'tasks/osuniverse/osuniverse.task.ts')).not.toBeNull()
     // A custom include that does not use *.task.ts is not held to the rule.
     expect(fileNameProblem('anything', 'benchmarks/shop.bench.ts')).toBeNull()
   })
