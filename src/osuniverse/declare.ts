@@ -1,9 +1,7 @@
 import { dirname, relative, sep } from 'node:path'
-import { inject, test as vitestTest } from 'vitest'
 import { agentTest } from '../fixtures/agent-test.ts'
-import { blankRecord } from '../fixtures/blank-record.ts'
-import { TaskSpec, toTestCase, type Solution, type TaskSpecInput } from '../fixtures/spec.ts'
-import { testName } from '../fixtures/test-name.ts'
+import { declareSkippedTask } from '../fixtures/skipped-task.ts'
+import type { Solution, TaskSpecInput } from '../fixtures/spec.ts'
 import type { CheckSpec } from '../schema/task.ts'
 import { OFFICE_IMAGE_DIR } from './images.ts'
 import type { LoadedCase } from './load.ts'
@@ -56,31 +54,12 @@ export function declareCases(cases: readonly LoadedCase[], taskFile: string, sol
   for (const loaded of cases) {
     const options = taskOptions(loaded, taskFile, solutions[loaded.key]?.(loaded.case))
     if (loaded.skip) {
-      declareSkipped(options, taskFile, loaded.skip)
+      declareSkippedTask(options, taskFile, options.name ?? options.id, loaded.skip)
       continue
     }
     // The case's checks are judged after the body, as OSUniverse judges them after the run.
     agentTest(options)(loaded.case.name, async ({ run }) => {
       await run()
-    })
-  }
-}
-
-function declareSkipped(options: TaskSpecInput, taskFile: string, reason: string): void {
-  const spec = TaskSpec.parse(options)
-  const title = spec.name ?? spec.id
-  const epochs = inject('agentest:run')?.config.run.epochs ?? 1
-  for (let epoch = 1; epoch <= epochs; epoch++) {
-    const testCase = toTestCase(spec, taskFile, title, null, epoch)
-    const tags = testCase.level ? [testCase.level] : []
-    vitestTest(testName(testCase.id, title, null, { n: epoch, of: epochs }), { meta: { agentest: { task: testCase } }, tags }, (context) => {
-      // Set when it runs, not when declared: a case filtered out by -t must leave no record.
-      const run = inject('agentest:run')
-      if (run) {
-        const record = blankRecord(run, { agent_status: 'not_run', max_steps: run.config.max_steps ?? testCase.max_steps, error: { kind: 'skipped', message: reason } })
-        context.task.meta.agentest = { task: testCase, record }
-      }
-      context.skip(reason)
     })
   }
 }

@@ -1,4 +1,4 @@
-/** REAL task files (agi-inc/agisdk's JSON) run on agentest's Omnizon: see docs/real-tasks.md. */
+/** REAL task files (agi-inc/agisdk's JSON) run on agentest's Omnizon: see docs/real-tasks.md. Task files declare them with ./declare.ts. */
 export { RealTask, RealEval, JmespathEval, LlmBooleanEval, ScriptEval } from './schema.ts'
 export { loadRealTasks, type RealCase } from './load.ts'
 export { planCase, describeUnmapped, type CasePlan, type StateEval, type UnmappedEval } from './plan.ts'

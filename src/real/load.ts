@@ -54,7 +54,9 @@ function readCase(file: string): RealCase | { problems: string[] } {
     try {
       unreachable(spec.query)
     } catch (error) {
-      problems.push(`evals[${index}].query: ${error instanceof Error ? error.message : String(error)}`)
+      const message = error instanceof Error ? error.message : String(error)
+      const parse = error instanceof Error && /parser|lexer/i.test(error.name)
+      problems.push(`evals[${index}].query: ${parse ? `does not parse as JMESPath: ${message}` : message}`)
     }
   })
   return problems.length ? { problems } : { file, realId, id, task: parsed.data }

@@ -15,7 +15,7 @@ export interface StateEval {
 export interface UnmappedEval {
   file: string
   index: number
-  type: 'jmespath' | 'llm_boolean' | 'script'
+  type: 'jmespath' | 'script'
   /** The query, or the script's name. */
   what: string
   reasons: Unreachable[]
@@ -24,6 +24,8 @@ export interface UnmappedEval {
 /** What a REAL case becomes: an agentest task, or a skip with its reason. */
 export type CasePlan = {
   id: string
+  /** REAL's id, the key of the folder's solutions. */
+  realId: string
   file: string
   title: string
   goal: string
@@ -35,14 +37,14 @@ export type CasePlan = {
   unmapped: UnmappedEval[]
   /** Why the case does not run (another website, impossible, unmapped evals); null when it runs. */
   skip: string | null
-  /** Whether it is an Omnizon case, declared as an agentest task (run or skipped on record). */
+  /** Whether the case is for REAL's Omnizon (the only clone agentest has). */
   omnizon: boolean
 }
 
 const SCRIPT = "a v2 script grades REAL's own state with Python; agentest cannot run it on its Omnizon"
 
 export function planCase(real: RealCase): CasePlan {
-  const { task, file, id } = real
+  const { task, file, id, realId } = real
   const state: StateEval[] = []
   const checks: CheckSpec[] = []
   const unmapped: UnmappedEval[] = []
@@ -56,6 +58,7 @@ export function planCase(real: RealCase): CasePlan {
   const omnizon = task.website.id === 'omnizon'
   return {
     id,
+    realId,
     file,
     title: title(task.goal),
     goal: task.goal,

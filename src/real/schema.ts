@@ -1,14 +1,15 @@
 import { z } from 'zod'
 
+/**
+ * REAL's task JSON (agi-inc/agisdk, `webclones/v1/tasks/*.json` and v2), as its loader reads it.
+ * Fields this file does not name are kept and ignored, as REAL's own loader ignores them.
+ */
+
 /** A required string; missing, it says what it is for rather than zod's "expected string". */
 function text(missing: string) {
   return z.string({ error: (issue) => (issue.input === undefined ? missing : 'must be a string') }).trim().min(1, missing)
 }
 
-/**
- * REAL's task JSON (agi-inc/agisdk, `webclones/v1/tasks/*.json` and v2), as its loader reads it.
- * Fields this file does not name are kept and ignored, as REAL's own loader ignores them.
- */
 
 /** A query over REAL's `/finish` JSON, compared with `expected_value` by Python's `==`. */
 export const JmespathEval = z.looseObject({

@@ -1,0 +1,16 @@
+/**
+ * REAL's task JSON run on agentest's Omnizon: one task per case of the folder AGENTEST_REAL_TASKS
+ * names (default fixtures/real-tasks), its evals as the checks. A case whose evals do not all map
+ * is skipped with the list of those that do not (docs/real-tasks.md).
+ */
+import { loadRealTasks, loadSolutions, planCase } from '../../src/real/index.ts'
+import { declareRealCases } from '../../src/real/declare.ts'
+
+const folder = process.env.AGENTEST_REAL_TASKS || 'fixtures/real-tasks'
+const cases = loadRealTasks(folder)
+const plans = cases.map(planCase)
+// Each skipped case's record says why; said here too, so the run's console shows it.
+const skipped = plans.filter((plan) => plan.skip !== null)
+if (skipped.length) console.warn(skipped.map((plan) => `REAL: ${plan.id} is skipped: ${plan.skip}`).join('\n'))
+
+declareRealCases(plans, import.meta.filename, await loadSolutions(folder, cases.map((real) => real.realId)))
