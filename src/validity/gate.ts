@@ -31,7 +31,10 @@ export interface GateRow {
   alternatives: VariantOutcome[]
   /** What is wrong with this task; none means it is sound. */
   problems: string[]
-  verdict: 'sound' | 'unsound'
+  /** Why a skipped task did not run. */
+  reason?: string
+  /** skipped: the task cannot run here (no engine, an unmapped eval, the open internet), so nothing was judged. */
+  verdict: 'sound' | 'unsound' | 'skipped'
 }
 
 const firstLine = (result: TestCaseRun | undefined): string => (result?.error ? `: ${result.error.message.split('\n')[0]}` : '')
@@ -43,6 +46,11 @@ export function gateRows(ids: readonly string[], declared: Declared, runs: GateR
     const status = (results: TestCaseRun[]) => results.find((r) => r.id === id && r.variant === null)?.status ?? 'missing'
     const oracle = status(runs.oracle)
     const nop = status(runs.nop)
+    const skippedBoth = oracle === 'skipped' && nop === 'skipped'
+    if (skippedBoth) {
+      const why = runs.oracle.find((r) => r.id === id && r.variant === null)?.error?.message ?? 'skipped'
+      return { id, oracle, nop, nearMisses: [], alternatives: [], problems: [], verdict: 'skipped', reason: why.split('\n')[0] }
+    }
     if (oracle !== 'passed') problems.push(`oracle ${oracle}${firstLine(runs.oracle.find((r) => r.id === id))}`)
     if (nop !== 'failed') problems.push(`nop ${nop} (a task that passes when nothing is done measures nothing)`)
 
@@ -83,9 +91,20 @@ export function renderGate(title: string, rows: readonly GateRow[]): string {
   const widths = header.map((name, column) => Math.max(name.length, ...body.map((cells) => cells[column]!.length)))
   const line = (cells: string[]) => cells.map((cell, column) => cell.padEnd(widths[column]!)).join('  ').trimEnd()
   const problems = rows.flatMap((row) => row.problems.map((problem) => `  ✗ ${row.id}: ${problem}`))
+  const skipped = rows.filter((row) => row.verdict === 'skipped')
+  const judged = rows.length - skipped.length
   const unsound = rows.filter((row) => row.verdict === 'unsound').length
-  const verdict = unsound ? `${unsound} of ${rows.length} task${rows.length === 1 ? '' : 's'} unsound` : `all ${rows.length} task${rows.length === 1 ? '' : 's'} sound`
-  return [`validity gate: ${title}`, line(header), ...body.map(line), ...(problems.length ? ['problems:', ...problems] : ['no problems']), verdict].join('\n')
+  const tasks = (n: number) => `${n} task${n === 1 ? '' : 's'}`
+  const verdict = unsound ? `${unsound} of ${tasks(judged)} unsound` : `all ${tasks(judged)} sound`
+  const notRun = skipped.map((row) => `  - ${row.id}: ${row.reason ?? 'skipped'}`)
+  return [
+    `validity gate: ${title}`,
+    line(header),
+    ...body.map(line),
+    ...(problems.length ? ['problems:', ...problems] : ['no problems']),
+    ...(notRun.length ? [`skipped here (not judged):`, ...notRun] : []),
+    `${verdict}${skipped.length ? `, ${skipped.length} skipped` : ''}`,
+  ].join('\n')
 }
 
 /**

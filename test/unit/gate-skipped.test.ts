@@ -1,0 +1,31 @@
+import { describe, expect, test } from 'vitest'
+import { gateRows, renderGate } from '../../src/validity/gate.ts'
+import type { TestCaseRun } from '../../src/schema/run.ts'
+
+/** The fields the gate reads of a record. */
+const record = (id: string, status: TestCaseRun['status'], variant: string | null = null, message?: string) =>
+  ({ id, status, variant, error: message ? { kind: 'skipped', message } : null }) as unknown as TestCaseRun
+
+describe('the gate on a task that cannot run here', () => {
+  test('skipped under oracle and nop: listed with its reason, neither sound nor unsound', () => {
+    const reason = 'needs the open internet: its task names https://example.org/'
+    const runs = {
+      oracle: [record('web', 'skipped', null, reason), record('ok', 'passed')],
+      nop: [record('web', 'skipped', null, reason), record('ok', 'failed')],
+      nearMiss: [record('ok', 'failed', 'wrong')],
+      alternative: [],
+    }
+    const declared = { nearMisses: new Map([['web', ['wrong']], ['ok', ['wrong']]]), alternatives: new Map<string, string[]>() }
+    const rows = gateRows(['ok', 'web'], declared, runs)
+    expect(rows.map((row) => [row.id, row.verdict])).toEqual([['ok', 'sound'], ['web', 'skipped']])
+    const table = renderGate('x', rows)
+    expect(table).toContain(`skipped here (not judged):\n  - web: ${reason}`)
+    expect(table.endsWith('all 1 task sound, 1 skipped')).toBe(true)
+  })
+
+  test('a task that passes nothing it should is still unsound when only the oracle was skipped', () => {
+    const runs = { oracle: [record('t', 'skipped', null, 'no engine')], nop: [record('t', 'passed')], nearMiss: [], alternative: [] }
+    const rows = gateRows(['t'], { nearMisses: new Map(), alternatives: new Map() }, runs)
+    expect(rows[0]?.verdict).toBe('unsound')
+  })
+})
