@@ -4,9 +4,9 @@ import { didYouMean } from '../../src/config/did-you-mean.ts'
 
 const FILE = 'tasks/omnizon/cart-1.task.ts'
 const base = { id: 'cart-1', app: 'omnizon', goal: 'Add a kettle to the cart.' }
-const refusal = (input: unknown, file = FILE): string => {
+const refusal = (input: unknown, file = FILE, environments: string[] | null = null): string => {
   try {
-    parseTaskSpec(input, file)
+    parseTaskSpec(input, file, environments)
   } catch (error) {
     return (error as Error).message
   }
@@ -45,6 +45,15 @@ describe('a task file mistake is one line naming the file and the field', () => 
     )
     expect(refusal({ ...desktop, desktop_image: '../agents' }, file)).toBe(`${file}: agentTest(): desktop_image: ../agents has no Dockerfile`)
     expect(refusal({ ...desktop, desktop_image: 'My Desktop!' }, file)).toMatch(/desktop_image: "My Desktop!" is neither a bundled image \(agentest\/desktop\), an image name, nor a path/)
+  })
+
+  test('app: an environment the config does not declare is one line with the declared ones', () => {
+    const declared = ['omnizon', 'inbox', 'docs']
+    expect(parseTaskSpec({ ...base, app: 'inbox' }, FILE, declared).app).toBe('inbox')
+    expect(refusal({ ...base, app: 'inbx' }, FILE, declared)).toBe(
+      `${FILE}: agentTest(): app: no environment named "inbx" (did you mean "inbox"?); declared: omnizon, inbox, docs (add it under environments: in agentest.config.yaml)`,
+    )
+    expect(refusal({ ...base, app: 'My App' })).toMatch(/app: environment names are lowercase words/)
   })
 
   test('an unknown seed names the seeds the clone has', () => {
