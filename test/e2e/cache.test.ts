@@ -117,7 +117,7 @@ describe('reusing earlier results', { timeout: 300_000 }, () => {
     const first = await run()
     expect(first.results[0], first.stdout.slice(-2000)).toMatchObject({ status: 'passed', cached: false })
     const key = first.results[0]!.cache_key!
-    expect(key).toMatch(/^omnizon-2\|oracle\|-\|30\|[0-9a-f]{16}\|task:[0-9a-f]{12}\|agent:[0-9a-f]{12}\|agentest:[0-9a-f]{12}$/)
+    expect(key).toMatch(/^omnizon-2\|oracle\|-\|30\|[0-9a-f]{16}\|task:[0-9a-f]{12}\|declared:[0-9a-f]{12}\|agent:[0-9a-f]{12}\|agentest:[0-9a-f]{12}$/)
     const second = await run()
     expect(second.results[0]).toMatchObject({ status: 'passed', cached: true, cached_from: first.results[0]!.run_id, cache_key: key })
 
@@ -128,8 +128,10 @@ describe('reusing earlier results', { timeout: 300_000 }, () => {
     expect(third.results[0], third.stdout.slice(-2000)).toMatchObject({ status: 'passed', cached: false })
     const edited = third.results[0]!.cache_key!
     expect(edited).not.toBe(key)
-    // Only the task's part of the key moved.
-    expect(edited.replace(/\|task:\w+/, '')).toBe(key.replace(/\|task:\w+/, ''))
+    // Only the task's parts of the key moved: its code and the task as declared.
+    const rest = (k: string) => k.replace(/\|task:\w+/, '').replace(/\|declared:\w+/, '')
+    expect(edited.replace(/\|task:\w+/, '')).not.toBe(key.replace(/\|task:\w+/, ''))
+    expect(rest(edited)).toBe(rest(key))
   })
 
   test('with the model-call cache, a repeated run sends no model call and replays the same actions', async () => {

@@ -63,7 +63,7 @@ describe('bad input gets one clear line', { timeout: 120_000 }, () => {
   // Each mistake ends the run at load with its one line (and no "no task matches -t" after it).
   const MISTAKES: Array<[string, RegExp]> = [
     ['no-goal', /^agentest: test\/fixtures\/bad-tasks\/no-goal\.task\.ts: agentTest\(\): goal: every task needs a goal$/],
-    ['unknown-image', /^agentest: test\/fixtures\/bad-tasks\/unknown-image\.task\.ts: agentTest\(\): desktop_image: .*"agentest\/desktop"/],
+    ['unknown-image', /^agentest: test\/fixtures\/bad-tasks\/unknown-image\.task\.ts: agentTest\(\): desktop_image: "Windows XP" is neither a bundled image \(agentest\/desktop\), an image name, nor a path/],
     ['unknown-level', /^agentest: test\/fixtures\/bad-tasks\/unknown-level\.task\.ts: agentTest\(\): level: .*"paper"/],
     ['misspelt-option', /^agentest: test\/fixtures\/bad-tasks\/misspelt-option\.task\.ts: agentTest\(\): max_step: not an agentTest\(\) option; did you mean "max_steps"\?$/],
     ['misnamed', /^agentest: test\/fixtures\/bad-tasks\/misnamed\.task\.ts: agentTest\(\): id: "renamed-task" differs from the file name: name the file renamed-task\.task\.ts/],
