@@ -34,6 +34,10 @@ async function fillSheet(
   const { computer } = context
   await altTabTo(context, /receipts\.txt - Mousepad$/)
   await altTabTo(context, /Gnumeric$/)
+  // A busy openbox may still hold its window-cycling popup (which would take the first line and
+  // its Enter): Escape closes it, and Ctrl+Home starts at A1 whatever cell has the cursor.
+  await computer.keypress(['Escape'])
+  await computer.keypress(['ctrl', 'Home'])
   await computer.type(`${amounts.join('\n')}\n${total}\n`)
   await gnumericExportCsv(context, path)
 }
