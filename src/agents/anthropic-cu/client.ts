@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk'
-import { ModelCallError, oneLine, type TranscriptHandle } from '../shared/client.ts'
-import { cachingFetch, type ModelCacheSettings } from '../shared/model-cache.ts'
+import { ModelCallError, modelFetch, oneLine, type TranscriptHandle } from '../shared/client.ts'
+import type { ModelCacheSettings } from '../shared/model-cache.ts'
 import type { ModelSettings } from '../shared/settings.ts'
 
 /**
@@ -9,8 +9,7 @@ import type { ModelSettings } from '../shared/settings.ts'
  * malformed bodies. Replies cached (run.model_cache) and transcribed like the OpenAI agents'.
  */
 export function createAnthropicClient(settings: ModelSettings, modelCache: ModelCacheSettings | null, transcript: TranscriptHandle | null): Anthropic {
-  const cached = modelCache ? cachingFetch(modelCache) : null
-  const fetch = transcript ? transcript.wrap(cached ?? globalThis.fetch) : cached
+  const fetch = modelFetch(modelCache, transcript)
   return new Anthropic({
     apiKey: settings.apiKey,
     baseURL: settings.baseURL ?? undefined,

@@ -14,9 +14,7 @@ export interface TranscriptHandle {
  * with exponential backoff and Retry-After honoured; `callModel` adds retries of malformed bodies.
  */
 export function createClient(settings: ModelSettings, modelCache: ModelCacheSettings | null = null, transcript: TranscriptHandle | null = null): OpenAI {
-  // Cached replies are transcribed too: the transcript says what the agent was answered.
-  const cached = modelCache ? cachingFetch(modelCache) : null
-  const fetch = transcript ? transcript.wrap(cached ?? globalThis.fetch) : cached
+  const fetch = modelFetch(modelCache, transcript)
   return new OpenAI({
     apiKey: settings.apiKey,
     baseURL: settings.baseURL ?? undefined,
@@ -25,6 +23,16 @@ export function createClient(settings: ModelSettings, modelCache: ModelCacheSett
     // Opt-in (run.model_cache): replies to requests seen before come from disk.
     ...(fetch ? { fetch } : {}),
   })
+}
+
+/**
+ * The fetch a model SDK client gets: replies from disk when the model cache is on, and every
+ * call transcribed (cached replies too: the transcript says what the agent was answered); null
+ * when neither is asked for, so the SDK keeps its own.
+ */
+export function modelFetch(modelCache: ModelCacheSettings | null, transcript: TranscriptHandle | null): typeof globalThis.fetch | null {
+  const cached = modelCache ? cachingFetch(modelCache) : null
+  return transcript ? transcript.wrap(cached ?? globalThis.fetch) : cached
 }
 
 /** A model call failed for good; the message is one line, without the key. */
