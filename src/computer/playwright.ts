@@ -123,7 +123,8 @@ export class PlaywrightComputer implements Computer {
     this.pointer = { x, y }
     await page.mouse.move(x, y)
     await holding(page, keys, () => page.mouse.wheel(scrollX, scrollY))
-    await page.waitForTimeout(100)
+    // The wheel returns before the page has scrolled: wait for the scrolling to end, not a pause.
+    await page.evaluate(scrollingSettled).catch(() => undefined)
   }
 
   async mouseDown(button: HoldableButton = 'left'): Promise<void> {
@@ -225,9 +226,10 @@ export class PlaywrightComputer implements Computer {
     const page = this.page
     const before = { requests: this.requests, loads: this.loads }
     await action(page)
-    await page.waitForTimeout(50)
     if (!this.navigating) {
-      const leaving = await page.evaluate(isLeaving).catch(() => true)
+      // Asked after the page's queued tasks have run (a click's navigation may be posted as one),
+      // rather than after a fixed pause.
+      const leaving = await page.evaluate(isLeavingAfterQueuedTasks).catch(() => true)
       if (!leaving) return
       const started = () => this.requests > before.requests || this.loads > before.loads
       await this.until(started, NAVIGATION_START_MS)
@@ -279,10 +281,36 @@ function markLeaving(): void {
   })
 }
 
-function isLeaving(): boolean {
-  return (window as unknown as LeavingWindow).__agentestLeaving === true
+/** Whether the document is being left, once the tasks queued before this one have run. */
+function isLeavingAfterQueuedTasks(): Promise<boolean> {
+  return new Promise((resolve) => setTimeout(() => resolve((window as unknown as LeavingWindow).__agentestLeaving === true), 0))
 }
 
 function stay(): void {
   ;(window as unknown as LeavingWindow).__agentestLeaving = false
+}
+
+/**
+ * Resolves when whatever the wheel scrolled has stopped: at its scrollend, or after two frames
+ * without a scroll event (nothing was scrolling), and after half a second at most.
+ */
+function scrollingSettled(): Promise<void> {
+  return new Promise((resolve) => {
+    let scrolled = false
+    const onScroll = () => {
+      scrolled = true
+    }
+    const finish = () => {
+      removeEventListener('scroll', onScroll, true)
+      removeEventListener('scrollend', finish, true)
+      clearTimeout(limit)
+      resolve()
+    }
+    addEventListener('scroll', onScroll, true)
+    addEventListener('scrollend', finish, true)
+    const limit = setTimeout(finish, 500)
+    requestAnimationFrame(() => requestAnimationFrame(() => {
+      if (!scrolled) finish()
+    }))
+  })
 }

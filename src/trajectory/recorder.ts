@@ -25,6 +25,12 @@ export class Recorder {
   private ready: Promise<unknown> | null = null
   /** Step PNGs by the SHA-256 of their bytes: a transcript refers to the one a model was shown. */
   private readonly stepImages = new Map<string, string>()
+  /**
+   * A step's files and its line in the Vitest UI are written behind the agent, in order: the
+   * next action need not wait for the disk or the main process. `flush()` waits for them.
+   */
+  private writes: Promise<void> = Promise.resolve()
+  private writeError: unknown = null
 
   constructor(
     private readonly runDir: string,
@@ -48,8 +54,9 @@ export class Recorder {
   }): Promise<Step> {
     const index = this.steps.length + 1
     const action = scrubAction(input.action, this.secrets)
-    const screenshot = input.screenshot ? await this.saveImage(`step-${String(index).padStart(3, '0')}.png`, input.screenshot) : null
-    if (input.screenshot && screenshot) this.stepImages.set(createHash('sha256').update(input.screenshot).digest('hex'), screenshot)
+    const png = input.screenshot
+    const screenshot = png ? this.relative(`step-${String(index).padStart(3, '0')}.png`) : null
+    if (png && screenshot) this.stepImages.set(createHash('sha256').update(png).digest('hex'), screenshot)
     const step: Step = {
       index,
       timestamp: Date.now(),
@@ -61,18 +68,39 @@ export class Recorder {
     }
     this.thought = ''
     this.steps.push(step)
-    // Step by step on disk too: a task whose worker dies keeps its partial trajectory (src/faults/orphans.ts).
-    await this.saveFile(STEP_JOURNAL, `${JSON.stringify(step)}\n`, 'append')
     const title = `step ${index}: ${describeAction(action)}${step.thought ? ` — ${step.thought}` : ''}`
-    await this.show(title, 'step', screenshot)
+    this.behind(async () => {
+      if (png && screenshot) await this.saveFile(screenshot.slice(this.taskId.length + 1), png)
+      // Step by step on disk too: a task whose worker dies keeps its partial trajectory (src/faults/orphans.ts).
+      await this.saveFile(STEP_JOURNAL, `${JSON.stringify(step)}\n`, 'append')
+      await this.show(title, 'step', screenshot)
+    })
     return step
+  }
+
+  /** Waits for every step's files; a write that failed fails here, where the record is made. */
+  async flush(): Promise<void> {
+    await this.writes
+    if (this.writeError) throw this.writeError
+  }
+
+  private behind(work: () => Promise<void>): void {
+    this.writes = this.writes.then(work).catch((error: unknown) => {
+      this.writeError ??= error
+    })
+  }
+
+  private relative(name: string): string {
+    return `${this.taskId}/${name}`
   }
 
   async recordCheck(input: CheckResult): Promise<void> {
     const check = plainCheck(input)
     this.checks.push(check)
     const mark = check.score < 0 ? '○' : check.passed ? '✓' : '✗'
-    await this.show(`${mark} ${check.check}${(check.passed && !check.judge) || !check.message ? '' : `: ${check.message}`}`, 'check', null)
+    // After the steps' own lines, in order.
+    this.behind(() => this.show(`${mark} ${check.check}${(check.passed && !check.judge) || !check.message ? '' : `: ${check.message}`}`, 'check', null))
+    await this.writes
   }
 
   /** The run-relative path of the step PNG with these bytes' SHA-256, or null. */
@@ -90,7 +118,7 @@ export class Recorder {
     this.ready ??= mkdir(dir, { recursive: true })
     await this.ready
     await (mode === 'append' ? appendFile : writeFile)(join(dir, name), content)
-    return `${this.taskId}/${name}`
+    return this.relative(name)
   }
 
   /** Saves JSON evidence under the task's folder; returns its path relative to the run folder. */
