@@ -38,6 +38,7 @@ const ENV_OVERRIDES = {
   AGENTEST_BROWSER: { path: ['browser', 'executable_path'], read: text },
   AGENTEST_OMNIZON_URL: { path: ['apps', 'omnizon', 'url'], read: text },
   AGENTEST_KEEP_CONTAINERS: { path: ['docker', 'keep_on_failure'], read: boolean },
+  AGENTEST_WARM_POOL: { path: ['docker', 'warm_pool'], read: integer },
   AGENTEST_GRADER_MODEL: { path: ['grader', 'model'], read: list },
   AGENTEST_GRADER_BASE_URL: { path: ['grader', 'base_url'], read: text },
   AGENTEST_GRADER_API_KEY_ENV: { path: ['grader', 'api_key_env'], read: text },

@@ -57,6 +57,21 @@ const CHECK_ENV = [`PATH=${CHECK_PATH}`, 'DISPLAY=:99', 'LANG=C.UTF-8', 'LC_ALL=
 export type ShellUser = 'root' | 'agent'
 
 
+/** The phases of open() (and of a warm container's hand-over), in ms: for timing, in no record. */
+export type DesktopPhase = 'create' | 'start' | 'ready' | 'setup' | 'settle' | 'take' | 'adopt'
+
+/** What a warm pool's container is started with: no task yet, so no setup and no agent server. */
+export interface WarmDesktopOptions {
+  docker: Docker
+  image: string
+  runId: string
+  limits?: DesktopLimits
+  readyTimeoutMs?: number
+}
+
+/** The task label of a warm pool's container until a task takes it (it is renamed then). */
+export const WARM_POOL_TASK = 'warm-pool'
+
 /**
  * One task's desktop: a fresh container with a random name, labelled with run and task, with
  * memory/CPU/pid limits, no network unless asked for, no privileges and no capabilities. It is
@@ -64,6 +79,8 @@ export type ShellUser = 'root' | 'agent'
  */
 export class DesktopSandbox {
   readonly computer: XdotoolComputer
+  /** How long each part of open() took, in ms (for timing; not part of any record). */
+  readonly timings: Partial<Record<DesktopPhase, number>> = {}
 
   private constructor(
     readonly container: Docker.Container,
@@ -79,8 +96,49 @@ export class DesktopSandbox {
   }
 
   static async open(options: DesktopSandboxOptions): Promise<DesktopSandbox> {
+    const started = performance.now()
+    const sandbox = await DesktopSandbox.create(options, options.taskId, sandboxName(options.taskId))
+    sandbox.timings.create = performance.now() - started
+    return sandbox.starting(async () => {
+      const mark = performance.now()
+      await sandbox.container.start()
+      sandbox.timings.start = performance.now() - mark
+      await sandbox.prepare(options.setupCmd, options.readyTimeoutMs ?? 60_000)
+    })
+  }
+
+  /**
+   * A container for a warm pool: started, its display and window manager up, no task's setup
+   * run and no task's name yet. Only adopt() hands it to a task, once.
+   */
+  static async warm(options: WarmDesktopOptions): Promise<DesktopSandbox> {
+    const started = performance.now()
+    const sandbox = await DesktopSandbox.create({ ...options, network: false }, WARM_POOL_TASK, sandboxName('pool'))
+    sandbox.timings.create = performance.now() - started
+    return sandbox.starting(async () => {
+      const mark = performance.now()
+      await sandbox.container.start()
+      sandbox.timings.start = performance.now() - mark
+      await sandbox.prepare(null, options.readyTimeoutMs ?? 60_000)
+    })
+  }
+
+  /**
+   * The task's sandbox in this warm container: renamed for the task (agentest-<task>-<random>),
+   * then its setup_cmd runs as in open(). Its labels stay the pool's (Docker cannot change them).
+   * This object is the pool's and is not used again; the task gets the returned one.
+   */
+  async adopt(options: Pick<DesktopSandboxOptions, 'taskId' | 'setupCmd' | 'readyTimeoutMs'>): Promise<DesktopSandbox> {
+    const name = sandboxName(options.taskId)
+    const started = performance.now()
+    await this.container.rename({ name })
+    const sandbox = new DesktopSandbox(this.container, name)
+    sandbox.timings.adopt = performance.now() - started
+    return sandbox.starting(() => sandbox.prepare(options.setupCmd, options.readyTimeoutMs ?? 60_000))
+  }
+
+  private static async create(options: Omit<DesktopSandboxOptions, 'taskId' | 'setupCmd'>, taskLabel: string, name: string): Promise<DesktopSandbox> {
     const { docker, limits = DEFAULT_DESKTOP_LIMITS } = options
-    const name = `agentest-${options.taskId.replaceAll(/[^a-zA-Z0-9_.-]/g, '-')}-${randomBytes(4).toString('hex')}`
     const agent = options.agentServer
     const portKey = agent ? `${agent.port}/tcp` : null
     const container = await docker.createContainer({
@@ -88,7 +146,7 @@ export class DesktopSandbox {
       Image: options.image,
       // Whatever USER a packaged agent's image sets, its processes run unprivileged.
       User: USER,
-      Labels: containerLabels(options.runId, options.taskId),
+      Labels: containerLabels(options.runId, taskLabel),
       Env: Object.entries({ ...agent?.env, ...DISPLAY_ENV }).map(([k, v]) => `${k}=${v}`),
       ...(portKey ? { ExposedPorts: { [portKey]: {} } } : {}),
       HostConfig: {
@@ -110,21 +168,23 @@ export class DesktopSandbox {
         Init: true,
       },
     })
-    const sandbox = new DesktopSandbox(container, name)
+    return new DesktopSandbox(container, name)
+  }
+
+  /** Runs the start; if it fails, the container goes, and a container that died is named with why. */
+  private async starting(start: () => Promise<void>): Promise<DesktopSandbox> {
     try {
-      await container.start()
-      await sandbox.waitUntilReady(options.readyTimeoutMs ?? 60_000)
-      if (options.setupCmd) await sandbox.runSetup(options.setupCmd)
-      return sandbox
+      await start()
+      return this
     } catch (error) {
       // A container that died while starting (killed, OOM) fails setup too; say why it died.
       // Its exec can report the kill (exit 137) a moment before Docker marks the container.
       let gone: Fault | null = null
       for (let tries = 0; !gone && tries < 8; tries++) {
-        gone = await sandbox.whyGone().catch(() => null)
+        gone = await this.whyGone().catch(() => null)
         if (!gone) await new Promise((resolve) => setTimeout(resolve, 250))
       }
-      await sandbox.close()
+      await this.close()
       if (gone) throw new Error(`${gone.message} while starting (${errorLine(error)})`)
       throw error
     }
@@ -234,62 +294,127 @@ export class DesktopSandbox {
   }
 
   /**
-   * Waits inside the container (one exec polling every 50 ms, not a round trip per probe) until
-   * the X display answers and openbox has claimed the screen.
+   * Makes the desktop the task's, in one exec (a round trip per step cost more than the steps):
+   * waits until the X display answers and openbox has claimed the screen, then runs setup_cmd
+   * and waits for the windows it opened to settle (PREPARE_SCRIPT). Its report lines say how far
+   * it got and when.
    */
-  private async waitUntilReady(timeoutMs: number): Promise<void> {
-    const ticks = Math.ceil(timeoutMs / 50)
-    const probe = `for i in $(seq ${ticks}); do xdpyinfo >/dev/null 2>&1 && test -e /tmp/openbox-ready && exit 0; sleep 0.05; done; exit 1`
-    const ready = await this.exec(['sh', '-c', probe], { timeoutMs: timeoutMs + 1_000 }).catch(() => null)
-    if (ready?.exitCode === 0) return
-    if (!(await this.isRunning())) throw new Error(`container ${this.name} stopped before its display was ready`)
-    // What the display and the window manager last said is usually the reason.
-    const logs = await this.exec(['sh', '-c', 'for f in xvfb openbox; do echo "$f: $(tail -n 2 /tmp/$f.log 2>/dev/null | tr "\\n" " ")"; done'], { timeoutMs: 5_000 }).catch(() => null)
-    const said = logs?.stdout.toString().trim().split('\n').join('; ') ?? ''
-    throw new Error(`container ${this.name}: the X display did not answer within ${timeoutMs} ms${said ? ` (${said})` : ''}`)
-  }
-
-  /** Runs setup_cmd in the background-friendly way OSUniverse does: apps it starts keep running. */
-  private async runSetup(setupCmd: string): Promise<void> {
-    // Output goes to files: an app the command starts in the background would otherwise hold
-    // the exec's stream open until the timeout.
-    // The window manager's own windows are there before setup; only new ones count as the app's.
-    const before = await this.exec(['sh', '-c', `echo $(${WINDOW_STATE})`], { timeoutMs: 5_000 }).catch(() => null)
-    const wrapped = `( ${setupCmd}
-) >/tmp/agentest-setup.out 2>/tmp/agentest-setup.err; code=$?; cat /tmp/agentest-setup.err >&2; exit $code`
-    // Setup is the task's, before the agent acts: it runs as the agent, so apps it starts are the agent's.
-    const result = await this.exec(['bash', '-lc', wrapped], { timeoutMs: 120_000 })
-    if (result.exitCode !== 0) {
-      const stderr = result.stderr.toString().trim()
-      throw new SetupCommandError(`setup_cmd failed (exit ${result.exitCode})${stderr ? `: ${stderr}` : ''}`)
+  private async prepare(setupCmd: string | null, readyTimeoutMs: number): Promise<void> {
+    const started = performance.now()
+    const budget = readyTimeoutMs + (setupCmd ? SETUP_TIMEOUT_MS + SETTLE_TIMEOUT_MS + 10_000 : 5_000)
+    const args = [String(readyTimeoutMs), setupCmd ?? '', String(SETUP_TIMEOUT_MS / 1000), String(SETTLE_TIMEOUT_MS)]
+    const result = await this.exec(['bash', '-c', PREPARE_SCRIPT, 'agentest-prepare', ...args], { timeoutMs: budget })
+    const wall = performance.now() - started
+    const out = result.stdout.toString()
+    const at = (pattern: RegExp) => {
+      const match = pattern.exec(out)
+      return match ? match.slice(1).map(Number) : null
     }
-    await this.waitForWindowsToSettle(before?.stdout.toString() ?? '')
-  }
-
-  /**
-   * Waits until the windows setup_cmd opened have appeared and stopped changing (the visible
-   * windows and the focused one the same for 300 ms), or, when it opened none, until nothing has
-   * changed for 1.5 s. The loop runs inside the container. A task whose app needs longer before
-   * it reads keys waits for that in its setup_cmd (tasks/desktop/support.ts's `launch` waits
-   * for the focused window's title, which a shell in xterm sets at its first prompt).
-   */
-  private async waitForWindowsToSettle(before: string, timeoutMs = 15_000): Promise<void> {
-    const script = [
-      `last=; same=0; for i in $(seq ${Math.ceil(timeoutMs / 50)}); do`,
-      `  state=$(${WINDOW_STATE})`,
-      '  if [ "$state" = "$last" ]; then same=$((same+1)); else same=0; last=$state; fi',
-      '  opened=no; for w in $state; do case " $BEFORE " in *" $w "*) ;; *) opened=yes;; esac; done',
-      '  [ $opened = yes ] && [ $same -ge 6 ] && exit 0',
-      '  [ $opened = no ] && [ $same -ge 30 ] && exit 0',
-      '  sleep 0.05',
-      'done',
-    ].join('\n')
-    await execIn(this.container, ['sh', '-c', script], { user: USER, env: { ...DISPLAY_ENV, BEFORE: before }, timeoutMs: timeoutMs + 1_000 }).catch(() => null)
+    const ready = at(/^ready (\d+)$/m)
+    if (!ready) {
+      if (!(await this.isRunning())) {
+        const logs = (await this.logs(5)).replaceAll('\n', ' ').trim()
+        throw new Error(`container ${this.name} stopped before its display was ready${logs ? ` (its log: ${logs})` : ''}`)
+      }
+      // What the display and the window manager last said is usually the reason.
+      let said = [...out.matchAll(/^log (.*)$/gm)].map((m) => m[1]).join('; ').trim()
+      // On a busy machine the exec itself can run out of time before it says anything: ask again.
+      if (!said) {
+        const logs = await this.exec(['sh', '-c', 'for f in xvfb openbox; do echo "$f: $(tail -n 2 /tmp/$f.log 2>/dev/null | tr "\\n" " ")"; done'], { timeoutMs: 10_000 }).catch(() => null)
+        said = logs?.stdout.toString().trim().split('\n').join('; ') ?? ''
+      }
+      throw new Error(`container ${this.name}: the X display did not answer within ${readyTimeoutMs} ms${said ? ` (${said})` : ''}`)
+    }
+    const setup = at(/^setup (\d+) (\d+)$/m)
+    const settled = at(/^settled (\d+)$/m)
+    // The exec's own cost (the round trip) is counted with the wait for the display.
+    const inside = settled?.[0] ?? setup?.[1] ?? ready[0]!
+    this.timings.ready = ready[0]! + Math.max(0, wall - inside)
+    if (!setupCmd) return
+    // Its own time limit reports `setup 124`: no report at all is an exec cut short (a killed container).
+    if (!setup) throw new SetupCommandError(`setup_cmd did not finish (its exec ended with ${result.exitCode})`)
+    this.timings.setup = setup[1]! - ready[0]!
+    if (setup[0] !== 0) {
+      const stderr = result.stderr.toString().trim()
+      throw new SetupCommandError(`setup_cmd failed (exit ${setup[0]})${stderr ? `: ${stderr}` : ''}`)
+    }
+    if (settled) this.timings.settle = settled[0]! - setup[1]!
   }
 }
 
-/** The visible windows' ids, then the focused window's id: what setup's windows are judged by. */
-const WINDOW_STATE = 'xdotool search --onlyvisible --name "" 2>/dev/null | sort; xdotool getactivewindow 2>/dev/null'
+const SETUP_TIMEOUT_MS = 120_000
+const SETTLE_TIMEOUT_MS = 15_000
+
+/**
+ * The one exec of prepare(), in bash, as the agent: `bash -c PREPARE_SCRIPT agentest-prepare
+ * <ready timeout ms> <setup_cmd or ''> <setup timeout s> <settle timeout ms>`. It prints
+ * `ready <ms>` (or `log <file>: <last lines>` when the display did not come up in time), then
+ * `setup <exit code> <ms>` and `settled <ms>`, each time since it started; setup_cmd's stderr
+ * goes to stderr when it failed.
+ *
+ * Ready: openbox touches /tmp/openbox-ready from its --startup command once it manages the
+ * screen (the entrypoint starts it only once Xvfb said it accepts connections), and xdpyinfo
+ * answers. A builtin test every 20 ms, in here: any image that keeps that contract works.
+ *
+ * Setup runs as OSUniverse runs it (a login shell; apps it starts keep running), with its output
+ * in files: an app it starts in the background would otherwise hold the exec's stream open.
+ *
+ * Settling: the windows setup opened have appeared and the visible windows and the focused one
+ * stayed the same for 300 ms (openbox puts its frame round a window, maximised, 60-300 ms after
+ * the window has the focus and its title: until then clicks would land elsewhere and the first
+ * screenshot would be out of date). When it opened none, and left no process running, no window can
+ * still come and there is nothing to wait for; when it left one running (an app still starting),
+ * until nothing has changed for 1.5 s. Quiet is measured on the clock, whatever a probe costs.
+ * A task whose app needs longer before it reads keys waits for that in its setup_cmd
+ * (tasks/desktop/support.ts's `launch` waits for the focused window's title, which a shell in
+ * xterm sets at its first prompt).
+ */
+const PREPARE_SCRIPT = [
+  // The time in ms; bash before 5 has no EPOCHREALTIME.
+  'now() { t=${EPOCHREALTIME//[!0-9]/}; [ -n "$t" ] || t=$(date +%s%6N); t=$(( t / 1000 )); }',
+  'now; t0=$t',
+  'until [ -e /tmp/openbox-ready ] && xdpyinfo >/dev/null 2>&1; do',
+  '  now',
+  '  if (( t - t0 >= $1 )); then',
+  '    for f in xvfb openbox; do echo "log $f: $(tail -n 2 /tmp/$f.log 2>/dev/null | tr \'\\n\' \' \')"; done',
+  '    exit 0',
+  '  fi',
+  '  sleep 0.02',
+  'done',
+  'now; echo "ready $(( t - t0 ))"',
+  '[ -n "$2" ] || exit 0',
+  'state() { echo $(xdotool search --onlyvisible --name \'\' 2>/dev/null | sort; xdotool getactivewindow 2>/dev/null); }',
+  'opened() { for w in $1; do case " $before " in *" $w "*) ;; *) return 0;; esac; done; return 1; }',
+  'before=$(state)',
+  'procs=" $(echo /proc/[0-9]*) "',
+  'timeout --kill-after=2s "$3s" bash -lc "( $2',
+  ') >/tmp/agentest-setup.out 2>/tmp/agentest-setup.err"',
+  'code=$?',
+  'now; echo "setup $code $(( t - t0 ))"',
+  'if [ $code -ne 0 ]; then cat /tmp/agentest-setup.err >&2; exit 0; fi',
+  'left=no',
+  'for p in /proc/[0-9]*; do',
+  '  case "$procs" in *" $p "*) continue;; esac',
+  '  c=; read -r -d \'\' c <"$p/cmdline" 2>/dev/null',
+  '  [ -n "$c" ] && { left=yes; break; }',
+  'done',
+  'last=$(state); now; since=$t; end=$(( t + $4 ))',
+  'if [ $left = yes ] || opened "$last"; then',
+  '  while :; do',
+  '    if opened "$last"; then quiet=300; else quiet=1500; fi',
+  '    (( t - since >= quiet || t >= end )) && break',
+  '    sleep 0.05',
+  '    state=$(state); now',
+  '    [ "$state" = "$last" ] || { last=$state; since=$t; }',
+  '  done',
+  'fi',
+  'now; echo "settled $(( t - t0 ))"',
+].join('\n')
+
+/** agentest-<task>-<8 hex digits>: the task's id with what Docker refuses in a name replaced. */
+function sandboxName(taskId: string): string {
+  return `agentest-${taskId.replaceAll(/[^a-zA-Z0-9_.-]/g, '-')}-${randomBytes(4).toString('hex')}`
+}
 
 /** Docker multiplexes stdout and stderr of a container without a TTY in 8-byte-headed frames. */
 function demuxLogs(raw: Buffer): string {

@@ -2,3 +2,4 @@ export { BrowserSandbox, connectBrowser, type BrowserSandboxOptions } from './br
 export { findBrowser, chromiumArgs, type FoundBrowser } from './find-browser.ts'
 export { UrlPolicy } from './url-policy.ts'
 export { DesktopSandbox, SetupCommandError, DEFAULT_DESKTOP_LIMITS, type DesktopLimits, type DesktopSandboxOptions } from './desktop.ts'
+export { WarmPool, type WarmPoolOptions } from './warm-pool.ts'

@@ -103,6 +103,13 @@ export const DockerConfig = z
     memory_mb: z.number().int().min(256).max(65_536).default(2048),
     cpus: z.number().positive().max(64).default(1),
     pids: z.number().int().min(64).max(65_536).default(512),
+    /**
+     * Desktop containers each Vitest worker keeps started ahead of its tasks, per image, their
+     * display and window manager up and never used by a task; a task takes one (then its
+     * setup_cmd runs) and the pool refills in the background. 0 (the default) starts each
+     * task's container when the task starts.
+     */
+    warm_pool: z.number().int().min(0).max(8).default(0),
   })
   .strict()
 export type DockerConfig = z.infer<typeof DockerConfig>
