@@ -98,9 +98,9 @@ export class Recorder {
     const check = plainCheck(input)
     this.checks.push(check)
     const mark = check.score < 0 ? '○' : check.passed ? '✓' : '✗'
-    // After the steps' own lines, in order.
-    this.behind(() => this.show(`${mark} ${check.check}${(check.passed && !check.judge) || !check.message ? '' : `: ${check.message}`}`, 'check', null))
-    await this.writes
+    // At once, not queued: a failing check's caller does not wait, and the test may end first.
+    // The steps' lines are out by then (run() flushes them before the checks).
+    await this.show(`${mark} ${check.check}${(check.passed && !check.judge) || !check.message ? '' : `: ${check.message}`}`, 'check', null)
   }
 
   /** The run-relative path of the step PNG with these bytes' SHA-256, or null. */
