@@ -41,12 +41,20 @@ const expectAnything = (() => new Proxy({}, { get: () => () => undefined })) as 
 interface App {
   /** The task it stands for. */
   task: string
-  setup: string
+  /** The task's setup_cmd when it is not `before`, `prepare` and the app's launch (setupOf). */
+  setup?: string
+  /** Lines the task's setup runs before the app's own (its shell settings). */
+  before?: string[]
   /** The bare sequence: files the app opens, what to start, and the window title to wait for. */
   prepare: string
   command: string
   title: string
   checks: (shell: Shell) => Promise<void>
+}
+
+/** The setup_cmd as the task declares it: its own lines, the app's files, then the app, waited for. */
+function setupOf(app: App): string {
+  return app.setup ?? [...(app.before ?? []), ...(app.prepare === ':' ? [] : [app.prepare]), launch(app.command, app.title)].join('\n')
 }
 
 const APPS: Record<string, App> = {
@@ -61,7 +69,6 @@ const APPS: Record<string, App> = {
   },
   xterm: {
     task: 'desktop-terminal-hello',
-    setup: launch('xterm', '^agent@'),
     prepare: ':',
     command: 'xterm',
     title: '^agent@',
@@ -69,7 +76,6 @@ const APPS: Record<string, App> = {
   },
   mousepad: {
     task: 'desktop-editor-note',
-    setup: ['touch ~/note.txt', launch('mousepad ~/note.txt', 'Mousepad$')].join('\n'),
     prepare: 'touch ~/note.txt',
     command: 'mousepad ~/note.txt',
     title: 'Mousepad$',
@@ -88,7 +94,6 @@ const APPS: Record<string, App> = {
   },
   gnumeric: {
     task: 'desktop-spreadsheet-totals',
-    setup: ["printf 'month,north\\nJan,1\\n' > ~/sales.csv", launch('gnumeric ~/sales.csv', 'Gnumeric$')].join('\n'),
     prepare: "printf 'month,north\\nJan,1\\n' > ~/sales.csv",
     command: 'gnumeric ~/sales.csv',
     title: 'Gnumeric$',
@@ -99,7 +104,7 @@ const APPS: Record<string, App> = {
   },
   pcmanfm: {
     task: 'desktop-files-rename',
-    setup: [KEEP_SHELL_HISTORY, "printf 'x\\n' > ~/Documents/report-draft.txt", launch('pcmanfm ~/Documents', '^Documents$')].join('\n'),
+    before: [KEEP_SHELL_HISTORY],
     prepare: "printf 'x\\n' > ~/Documents/report-draft.txt",
     command: 'pcmanfm ~/Documents',
     title: '^Documents$',
@@ -114,7 +119,7 @@ type Phases = Record<string, number>
 
 async function harness(docker: Docker, image: string, app: App, pool: WarmPool | null): Promise<Phases> {
   const t0 = performance.now()
-  const options = { docker, image, runId: RUN, taskId: app.task, setupCmd: app.setup || null, network: false }
+  const options = { docker, image, runId: RUN, taskId: app.task, setupCmd: setupOf(app) || null, network: false }
   const desktop = pool ? await pool.open(options) : await DesktopSandbox.open(options)
   const phases: Phases = { ...desktop.timings, open: performance.now() - t0 }
   let mark = performance.now()
