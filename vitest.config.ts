@@ -7,6 +7,9 @@ const OMNIZON_GATE = 'test/e2e/omnizon-suite.test.ts'
 
 export default defineConfig({
   test: {
+    // Transformed modules are kept on disk between runs (node_modules/.experimental-vitest-cache,
+    // keyed by content): every benchmark run and every child run of the tests starts ~1.5 CPU-s sooner.
+    experimental: { fsModuleCache: true },
     // Vitest's sequencer is the root's: it puts the framework's longest files first.
     sequence: { sequencer: LongestFirst },
     projects: [

@@ -17,6 +17,11 @@ const REAPER = fileURLToPath(new URL('./container-reaper.mjs', import.meta.url))
 
 export interface PreparedDocker {
   provision: DockerProvision
+  /**
+   * Starts the run's reaper, once: called before the run's first container is created, so a run
+   * that creates none (browser tasks only) does not pay for one.
+   */
+  watchContainers(): void
   /** Removes every container of this run. */
   teardown(): Promise<void>
 }
@@ -29,7 +34,7 @@ export async function prepareDocker(run: ResolvedRun, log: (line: string) => voi
   const docker = dockerClient()
   const status = await dockerStatus(docker)
   if (!status.available) {
-    return { provision: { available: false, reason: status.reason }, teardown: async () => {} }
+    return { provision: { available: false, reason: status.reason }, watchContainers: () => {}, teardown: async () => {} }
   }
   const reaped = await removeDeadRunContainers(docker)
   if (reaped.length) log(`removed ${reaped.length} container(s) left by dead runs: ${reaped.join(', ')}`)
@@ -39,15 +44,20 @@ export async function prepareDocker(run: ResolvedRun, log: (line: string) => voi
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error)
     log(reason)
-    return { provision: { available: false, reason }, teardown: async () => {} }
+    return { provision: { available: false, reason }, watchContainers: () => {}, teardown: async () => {} }
   }
   let agentImage: string | undefined
   if (run.agent_image) agentImage = await prepareAgentImage(docker, run.agent_image, run.config.agent_images.allow_secrets, images, log)
-  // Vitest exits at once on Ctrl-C, and a run can be killed outright: a detached reaper outlives
-  // it and removes the run's containers, including ones workers were still creating.
-  spawn(process.execPath, [REAPER, run.run_id, String(process.pid)], { detached: true, stdio: 'ignore', env: process.env }).unref()
+  let watching = false
   return {
     provision: { available: true, images, ...(agentImage ? { agentImage } : {}) },
+    watchContainers: () => {
+      if (watching) return
+      watching = true
+      // Vitest exits at once on Ctrl-C, and a run can be killed outright: a detached reaper outlives
+      // it and removes the run's containers, including ones workers were still creating.
+      spawn(process.execPath, [REAPER, run.run_id, String(process.pid)], { detached: true, stdio: 'ignore', env: process.env }).unref()
+    },
     teardown: async () => {
       await removeRunContainers(docker, run.run_id, process.pid).catch(() => undefined)
     },

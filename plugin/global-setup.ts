@@ -1,9 +1,9 @@
-import { chromium } from 'playwright'
+import { chromium, type BrowserServer } from 'playwright'
 import type { TestProject } from 'vitest/node'
-import { startOmnizon } from '../fixtures/apps/omnizon/index.ts'
 import { chromiumArgs, findBrowser } from '../src/sandbox/find-browser.ts'
 import { prepareDocker } from './docker-setup.ts'
-import { declaredEnvironments, startEnvironments } from '../src/environments/index.ts'
+import { declaredEnvironments, OnDemandEnvironments } from '../src/environments/index.ts'
+import { serveRunServices } from './run-services.ts'
 import { dockerClient } from '../src/docker/index.ts'
 import { failOnInputError } from './index.ts'
 import '../src/fixtures/meta.ts'
@@ -15,26 +15,31 @@ import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { stringify } from 'yaml'
 
 /**
- * Runs once per benchmark run, in the main process: starts the web clones on loopback, one
- * browser server that every worker connects to, and Docker's images and leftovers; stops and
- * removes them all at the end.
+ * Runs once per benchmark run, in the main process: prepares Docker's images and removes dead
+ * runs' leftovers, and serves its workers the web clones (on loopback) and one browser server
+ * that every worker connects to, each started when a task first needs it. Stops and removes
+ * them all at the end.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const run = project.getProvidedContext()['agentest:run']
   const log = (line: string) => project.vitest.logger.log(`agentest: ${line}`)
   const found = failOnInputError(() => findBrowser(run.config.browser.executable_path))
-  const environments = startEnvironments(declaredEnvironments(run.config), {
+  const docker = await prepareDocker(run, log)
+  const environments = new OnDemandEnvironments(declaredEnvironments(run.config), {
     cwd: run.config_file ? dirname(run.config_file) : run.root,
     runId: run.run_id,
-    docker: () => dockerClient(),
+    docker: () => {
+      docker.watchContainers()
+      return dockerClient()
+    },
     builtin: async (name) => {
       if (name !== 'omnizon') throw new Error(`the ${name} environment names no url, command or image`)
-      return startOmnizon()
+      return (await import('../fixtures/apps/omnizon/index.ts')).startOmnizon()
     },
     log,
   })
-  const [apps, browser, docker] = await Promise.all([
-    environments,
+  let browser: Promise<BrowserServer> | null = null
+  const launchBrowser = () =>
     // Signals are the run's to handle (plugin/interrupt.ts): tasks in flight still need the browser
     // to finish their records; teardown closes it, and Playwright kills it if the process exits.
     chromium.launchServer({
@@ -44,16 +49,20 @@ export default async function setup(project: TestProject): Promise<() => Promise
       handleSIGINT: false,
       handleSIGTERM: false,
       handleSIGHUP: false,
-    }),
-    prepareDocker(run, log),
-  ])
+    })
+  const services = await serveRunServices({
+    environment: (name) => environments.status(name),
+    browser: async () => (await (browser ??= launchBrowser())).wsEndpoint(),
+    watchContainers: () => docker.watchContainers(),
+  })
   await writeRunConfig(run)
   project.provide('agentest:cache', run.config.run.cache === 'refresh' ? {} : indexResults(dirname(run.results_path), run.run_id, log))
-  project.provide('agentest:apps', apps.statuses)
-  project.provide('agentest:browser', browser.wsEndpoint())
+  project.provide('agentest:services', services.url)
   project.provide('agentest:docker', docker.provision)
   return async () => {
-    await Promise.allSettled([browser.close(), apps.close(), docker.teardown()])
+    await services.close()
+    const launched = await browser?.catch(() => null)
+    await Promise.allSettled([launched?.close(), environments.close(), docker.teardown()])
   }
 }
 

@@ -1,3 +1,4 @@
 export { EnvironmentSpec, EnvironmentName, StateContract, OMNIZON_ENVIRONMENT, type EnvironmentStatus } from './spec.ts'
-export { declaredEnvironments, startEnvironments, type RunningEnvironment } from './start.ts'
+export { declaredEnvironments, type RunningEnvironment } from './start.ts'
+export { OnDemandEnvironments } from './on-demand.ts'
 export { StateClient } from './state-client.ts'

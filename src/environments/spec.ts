@@ -14,7 +14,7 @@ export type StateContract = z.infer<typeof StateContract>
 /**
  * A web app tasks run against, declared under `environments:`: one already running (`url`), a
  * command that serves it (`{port}` is replaced by a free port), or a Docker image (its `port`
- * published on loopback). Global setup starts what needs starting, once per run.
+ * published on loopback). The run starts what needs starting when its first task asks for it.
  */
 export const EnvironmentSpec = z
   .object({
@@ -42,7 +42,9 @@ export type EnvironmentSpecInput = z.input<typeof EnvironmentSpec>
 export const EnvironmentName = z.string().regex(/^[a-z][a-z0-9-]*$/, 'environment names are lowercase words like "inbox" or "my-app"')
 
 /** What global setup tells workers of each environment: where it runs, or why it does not. */
-export type EnvironmentStatus = { url: string } | { error: string }
+/** Where an environment runs, or why it does not. */
+export const EnvironmentStatus = z.union([z.object({ url: z.string() }).strict(), z.object({ error: z.string() }).strict()])
+export type EnvironmentStatus = z.infer<typeof EnvironmentStatus>
 
 /** Omnizon's declaration: the clone that ships with agentest (started in-process), with its state contract. */
 export const OMNIZON_ENVIRONMENT: EnvironmentSpec = {

@@ -3,14 +3,14 @@ import type { Config } from '../schema/config.ts'
 import { startCommand } from './command.ts'
 import { startImage } from './image.ts'
 import { waitReady } from './ready.ts'
-import { OMNIZON_ENVIRONMENT, type EnvironmentSpec, type EnvironmentStatus } from './spec.ts'
+import { OMNIZON_ENVIRONMENT, type EnvironmentSpec } from './spec.ts'
 
 export interface RunningEnvironment {
   url: string
   close(): Promise<void>
 }
 
-/** How global setup starts environments: the built-in apps in-process, images on the engine. */
+/** How the run starts environments: the built-in apps in-process, images on the engine. */
 export interface StartContext {
   /** Where commands run (the config file's folder). */
   cwd: string
@@ -48,30 +48,4 @@ export async function startEnvironment(name: string, spec: EnvironmentSpec, cont
     return startImage(docker, name, spec.image, { ...ready, port: spec.port!, runId: context.runId, log: context.log })
   }
   return context.builtin(name)
-}
-
-/**
- * Starts every environment at once. One that fails does not stop the run: its tasks are
- * skipped with the reason, and the others run.
- */
-export async function startEnvironments(
-  specs: Record<string, EnvironmentSpec>,
-  context: StartContext,
-): Promise<{ statuses: Record<string, EnvironmentStatus>; close(): Promise<void> }> {
-  const names = Object.keys(specs)
-  const started = await Promise.allSettled(names.map((name) => startEnvironment(name, specs[name]!, context)))
-  const statuses: Record<string, EnvironmentStatus> = {}
-  const running: RunningEnvironment[] = []
-  started.forEach((result, i) => {
-    const name = names[i]!
-    if (result.status === 'fulfilled') {
-      statuses[name] = { url: result.value.url }
-      running.push(result.value)
-    } else {
-      const error = result.reason instanceof Error ? result.reason.message : String(result.reason)
-      statuses[name] = { error }
-      context.log(error)
-    }
-  })
-  return { statuses, close: async () => void (await Promise.allSettled(running.map((env) => env.close()))) }
 }

@@ -5,11 +5,15 @@ import { EgressGuard } from './egress-guard.ts'
 import { chromiumArgs, findBrowser } from './find-browser.ts'
 import { UrlPolicy } from './url-policy.ts'
 
-/** Connects to the run's browser server, or launches a browser of its own when there is none. */
+/**
+ * Connects to the run's browser server, or launches a browser of its own. Signals are not
+ * Playwright's to act on: on Ctrl-C the tasks in flight still need the browser to finish their
+ * records, and the harness closes it after (a killed process takes it along: its pipe closes).
+ */
 export async function connectBrowser(config: BrowserConfig, wsEndpoint: string | undefined): Promise<Browser> {
   if (wsEndpoint) return chromium.connect(wsEndpoint)
   const { executablePath } = findBrowser(config.executable_path)
-  return chromium.launch({ executablePath, headless: config.headless, args: chromiumArgs() })
+  return chromium.launch({ executablePath, headless: config.headless, args: chromiumArgs(), handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false })
 }
 
 export interface BrowserSandboxOptions {

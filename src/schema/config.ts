@@ -46,6 +46,12 @@ export const BrowserConfig = z
     blocklist: z.array(z.string().min(1)).default([]),
     /** Hosts besides the web clones' that pages may reach (everything else is refused). */
     allow_hosts: z.array(z.string().min(1)).default([]),
+    /**
+     * Who launches the browser: each Vitest worker its own (Playwright runs in the worker, the
+     * fastest), or the run one server every worker connects to (one browser's memory, for many
+     * workers on little memory; its protocol then passes through the main process).
+     */
+    scope: z.enum(['worker', 'run']).default('worker'),
   })
   .strict()
 export type BrowserConfig = z.infer<typeof BrowserConfig>

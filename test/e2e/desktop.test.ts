@@ -8,6 +8,7 @@ import { startEngineProxy } from '../docker/engine-proxy.ts'
 import { gateRows, renderGate, variantProblems, type Declared, type GateRuns } from '../../src/validity/gate.ts'
 import { declaredVariants } from '../../src/validity/validate.ts'
 import { ROOT, runBenchmark, taskFileCount } from './run-benchmark.ts'
+import { processesMatching } from '../support/processes.ts'
 
 const count = taskFileCount('desktop')
 /** The gate's runs: the whole suite, two tasks at a time (most of a desktop task is waiting on its apps). */
@@ -18,6 +19,16 @@ const FAULT_AGENTS = { AGENTEST_CONFIG: 'test/fixtures/faults.config.yaml' }
 async function containersOf(runPrefix: string): Promise<string[]> {
   const all = await docker.listContainers({ all: true, filters: { label: [LABEL.managed] } })
   return all.filter((c) => c.Labels[LABEL.run]?.startsWith(runPrefix)).map((c) => c.Names[0] ?? c.Id)
+}
+
+/** The run's containers still there after waiting up to `ms` for them to go. */
+async function containersLeft(runPrefix: string, ms: number): Promise<string[]> {
+  let left = await containersOf(runPrefix)
+  for (let waited = 0; left.length > 0 && waited < ms; waited += 500) {
+    await sleep(500)
+    left = await containersOf(runPrefix)
+  }
+  return left
 }
 
 /** Waits until a container of the run exists (the agent is running), then returns its id. */
@@ -148,12 +159,21 @@ describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 1_500_000 }, ()
     }
     await runBenchmark(['tasks/desktop'], { ...FAULT_AGENTS, AGENTEST_AGENT: 'hang', AGENTEST_MAX_STEPS: '1000', AGENTEST_RUN_NAME: name }, interrupt)
     // The run's reaper removes them once the main process is gone; give it its sweep.
-    let left = await containersOf(name)
-    for (let waited = 0; left.length > 0 && waited < 25_000; waited += 500) {
-      await sleep(500)
-      left = await containersOf(name)
+    expect(await containersLeft(name, 25_000)).toEqual([])
+  })
+
+  test('a run killed outright (SIGKILL, no teardown) leaves no container: the reaper its first container started removes them', async () => {
+    const name = `desktop-sigkill-${process.pid}`
+    let reapers: string[] = []
+    const kill = async (_results: string, pid: number) => {
+      await firstContainer(name)
+      // Started before the first container, and watching this run's main process.
+      reapers = processesMatching(`container-reaper.mjs ${name}`)
+      process.kill(pid, 'SIGKILL')
     }
-    expect(left).toEqual([])
+    await runBenchmark(['tasks/desktop'], { ...FAULT_AGENTS, AGENTEST_AGENT: 'hang', AGENTEST_MAX_STEPS: '1000', AGENTEST_RUN_NAME: name }, kill)
+    expect(await containersLeft(name, 30_000)).toEqual([])
+    expect(reapers).toHaveLength(1)
   })
 
   test('on an engine reached through DOCKER_HOST over TCP, a desktop task runs and passes, and nothing is left there', async () => {

@@ -3,12 +3,27 @@ import { join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { gateRows, renderGate, variantProblems, type Declared, type GateRuns } from '../../src/validity/gate.ts'
 import { declaredVariants } from '../../src/validity/validate.ts'
+import { setTimeout as sleep } from 'node:timers/promises'
+import { descendantsOf, isAlive, processesMatching, type ProcessInfo } from '../support/processes.ts'
 import { finishOf, ROOT, runBenchmark, taskIds, type BenchmarkRun } from './run-benchmark.ts'
 
 /** The gate's runs: the whole suite, two tasks at a time (it runs alone, after the other files). */
 const GATE_RUN = ['tasks/omnizon', '--maxWorkers=2']
 
 const ids = taskIds('omnizon')
+
+/** What a run's main process had running below it, sampled until it ended (by `sampleTree`). */
+let sampled: Array<ProcessInfo & { depth: number }> = []
+/** Browser processes (Chromium's own helpers have a --type) that many levels below the main process. */
+const browsersAt = (depth: number) => sampled.filter((p) => p.depth === depth && /chrom/.test(p.command) && !p.command.includes('--type='))
+
+async function sampleTree(_results: string, pid: number): Promise<void> {
+  sampled = []
+  while (isAlive(pid)) {
+    sampled.push(...descendantsOf(pid).filter((p) => !sampled.some((seen) => seen.pid === p.pid)))
+    await sleep(100)
+  }
+}
 
 /**
  * The task-validity gate: oracle passes all, nop and every near miss (declared and generated)
@@ -100,9 +115,23 @@ describe('tasks/omnizon end to end', { timeout: 1_800_000 }, () => {
     expect(rows.flatMap((row) => row.problems.map((problem) => `${row.id}: ${problem}`))).toEqual([])
   })
 
-  test("-t 'omnizon-2\\b' runs exactly that task", async () => {
-    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-2\\b'], { AGENTEST_AGENT: 'oracle' })
+  test("-t 'omnizon-2\\b' runs exactly that task, and starts only what it needs", async () => {
+    const name = `omnizon-one-${process.pid}`
+    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-2\\b'], { AGENTEST_AGENT: 'oracle', AGENTEST_RUN_NAME: name }, sampleTree)
     expect(run.code, run.stderr).toBe(0)
     expect(run.results.map((r) => r.id)).toEqual(['omnizon-2'])
+    // The worker launched its own browser; the run started no inbox app, docs site or reaper.
+    expect(browsersAt(2)).toHaveLength(1)
+    expect(browsersAt(1)).toEqual([])
+    expect(sampled.filter((p) => /inbox|static-docs|container-reaper/.test(p.command))).toEqual([])
+    expect(processesMatching(`container-reaper.mjs ${name}`)).toEqual([])
+  })
+
+  test('browser.scope run: one browser server in the main process, every worker connected to it', async () => {
+    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-(1|2)\\b'], { AGENTEST_AGENT: 'oracle', AGENTEST_BROWSER_SCOPE: 'run' }, sampleTree)
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.results.map((r) => r.status)).toEqual(['passed', 'passed'])
+    expect(browsersAt(1)).toHaveLength(1)
+    expect(browsersAt(2)).toEqual([])
   })
 })

@@ -1,10 +1,14 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs'
 import { createServer } from 'node:http'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
 import type { AddressInfo } from 'node:net'
 import { afterAll, describe, expect, test } from 'vitest'
 import { ensureImage } from '../../src/docker/index.ts'
 import { LABEL } from '../../src/docker/labels.ts'
 import { EnvironmentSpec } from '../../src/environments/spec.ts'
-import { declaredEnvironments, startEnvironments, type RunningEnvironment } from '../../src/environments/start.ts'
+import { OnDemandEnvironments } from '../../src/environments/on-demand.ts'
+import { declaredEnvironments, type RunningEnvironment } from '../../src/environments/start.ts'
 import { docker, noDocker } from '../docker/docker-available.ts'
 import { ROOT } from '../e2e/run-benchmark.ts'
 
@@ -20,10 +24,13 @@ const context = {
   log: () => {},
 }
 const spec = (input: unknown) => EnvironmentSpec.parse(input)
+/** Asks for every environment declared, at once, as the tasks of a run would. */
 async function start(specs: Record<string, unknown>) {
-  const running = await startEnvironments(Object.fromEntries(Object.entries(specs).map(([name, s]) => [name, spec(s)])), context)
-  started.push({ url: '', close: running.close })
-  return running.statuses
+  const environments = new OnDemandEnvironments(Object.fromEntries(Object.entries(specs).map(([name, s]) => [name, spec(s)])), context)
+  started.push({ url: '', close: () => environments.close() })
+  const names = Object.keys(specs)
+  const statuses = await Promise.all(names.map((name) => environments.status(name)))
+  return Object.fromEntries(names.map((name, i) => [name, statuses[i]!]))
 }
 const SERVE = `node -e "require('http').createServer((q, s) => s.end('up ' + q.url)).listen(Number(process.argv[1]), '127.0.0.1')"`
 
@@ -53,6 +60,24 @@ describe('environments: the web apps tasks run against', { timeout: 120_000 }, (
     }
     await started.pop()!.close()
     await expect(fetch((statuses.app as { url: string }).url)).rejects.toThrow()
+  })
+
+  test('an environment starts when a task first asks for it, once; one nobody asks for never starts', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentest-environments-'))
+    const counted = (name: string) => ({ command: `echo x >> ${dir}/${name}; ${SERVE} {port}` })
+    const environments = new OnDemandEnvironments({ asked: spec(counted('asked')), idle: spec(counted('idle')) }, context)
+    try {
+      const [first, second] = await Promise.all([environments.status('asked'), environments.status('asked')])
+      expect(first).toHaveProperty('url')
+      expect(second).toEqual(first)
+      expect(await environments.status('asked')).toEqual(first)
+      expect(await environments.status('nowhere')).toEqual({ error: 'the nowhere environment is not declared (environments: in agentest.config.yaml)' })
+      expect(readFileSync(join(dir, 'asked'), 'utf8')).toBe('x\n')
+      expect(existsSync(join(dir, 'idle'))).toBe(false)
+    } finally {
+      await environments.close()
+      rmSync(dir, { recursive: true, force: true })
+    }
   })
 
   test('a command that dies or never gets ready is one line with what it said; the other environments start', async () => {

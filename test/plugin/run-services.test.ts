@@ -1,0 +1,45 @@
+import { afterEach, describe, expect, test } from 'vitest'
+import { serveRunServices, type ServicesServer } from '../../plugin/run-services.ts'
+import { RunServicesClient } from '../../src/fixtures/run-services-client.ts'
+
+let server: ServicesServer | null = null
+afterEach(async () => {
+  await server?.close()
+  server = null
+})
+
+describe("the run's services: environments and the browser, started when a worker first asks", () => {
+  test('a worker gets an environment\'s status and the browser endpoint over loopback HTTP', async () => {
+    const asked: string[] = []
+    server = await serveRunServices({
+      environment: async (name) => (asked.push(name), name === 'shop' ? { url: 'http://127.0.0.1:1234' } : { error: `${name} did not start` }),
+      browser: async () => 'ws://127.0.0.1:5678/abc',
+      watchContainers: () => void asked.push('containers'),
+    })
+    expect(server.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/[0-9a-f]{32}$/)
+    const client = new RunServicesClient(server.url)
+    expect(await client.environment('shop')).toEqual({ url: 'http://127.0.0.1:1234' })
+    expect(await client.environment('mail box')).toEqual({ error: 'mail box did not start' })
+    expect(asked).toEqual(['shop', 'mail box'])
+    expect(await client.browser()).toBe('ws://127.0.0.1:5678/abc')
+    // A worker asks once before its first container, however many tasks it runs.
+    await Promise.all([client.watchContainers(), client.watchContainers()])
+    await client.watchContainers()
+    expect(asked).toEqual(['shop', 'mail box', 'containers'])
+  })
+
+  test('a browser that cannot start is an error naming why; nothing answers without the secret path', async () => {
+    server = await serveRunServices({
+      environment: async () => ({ url: 'http://127.0.0.1:1' }),
+      browser: async () => {
+        throw new Error('chromium exited with code 1')
+      },
+      watchContainers: () => {},
+    })
+    await expect(new RunServicesClient(server.url).browser()).rejects.toThrow("the run's browser did not start: chromium exited with code 1")
+    const base = server.url.replace(/\/[0-9a-f]{32}$/, '')
+    expect((await fetch(`${base}/environments/shop`)).status).toBe(404)
+    expect((await fetch(`${base}/${'0'.repeat(32)}/browser`)).status).toBe(404)
+    await expect(new RunServicesClient(`${base}/wrong`).environment('shop')).rejects.toThrow("the run's services answered 404 for environments/shop")
+  })
+})
