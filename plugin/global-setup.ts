@@ -9,16 +9,17 @@ import { failOnInputError } from './index.ts'
 import '../src/fixtures/meta.ts'
 import { dirname, join } from 'node:path'
 import { indexResults } from '../src/cache/run-cache.ts'
-import type { ResolvedRun } from '../src/schema/config.ts'
+import type { BrowserConfig, BrowserScope, ResolvedRun } from '../src/schema/config.ts'
+import { availableParallelism } from 'node:os'
 import { scrubSecrets } from '../src/agents/shared/redact.ts'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { stringify } from 'yaml'
 
 /**
  * Runs once per benchmark run, in the main process: prepares Docker's images and removes dead
- * runs' leftovers, and serves its workers the web clones (on loopback) and one browser server
- * that every worker connects to, each started when a task first needs it. Stops and removes
- * them all at the end.
+ * runs' leftovers, and serves its workers the web clones (on loopback) and, under
+ * `browser.scope: run`, one browser server they all connect to, each started when a task first
+ * needs it. Stops and removes them all at the end.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const run = project.getProvidedContext()['agentest:run']
@@ -58,12 +59,30 @@ export default async function setup(project: TestProject): Promise<() => Promise
   await writeRunConfig(run)
   project.provide('agentest:cache', run.config.run.cache === 'refresh' ? {} : indexResults(dirname(run.results_path), run.run_id, log))
   project.provide('agentest:services', services.url)
+  project.provide('agentest:browser-scope', browserScope(run.config.browser.scope, workerCount(project)))
   project.provide('agentest:docker', docker.provision)
   return async () => {
     await services.close()
     const launched = await browser?.catch(() => null)
     await Promise.allSettled([launched?.close(), environments.close(), docker.teardown()])
   }
+}
+
+/**
+ * auto: a browser per worker while there are no more workers than cores (measured: 13% faster
+ * at two workers on two cores); beyond that, one for the run (at 16 workers on two cores, 16
+ * browsers starting at once took 27 GB of RSS and starved the clone until its tasks failed).
+ */
+export function browserScope(configured: BrowserConfig['scope'], workers: number): BrowserScope {
+  if (configured !== 'auto') return configured
+  return workers <= availableParallelism() ? 'worker' : 'run'
+}
+
+/** How many workers Vitest runs the project's files in (its own resolution: project, root, default). */
+function workerCount(project: TestProject): number {
+  const { watch } = project.vitest.config
+  const byDefault = Math.max(watch ? Math.floor(availableParallelism() / 2) : availableParallelism() - 1, 1)
+  return project.config.maxWorkers || project.vitest.config.maxWorkers || byDefault
 }
 
 /** The run's resolved settings beside its results, secrets redacted: what produced these results. */

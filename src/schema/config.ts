@@ -48,13 +48,15 @@ export const BrowserConfig = z
     allow_hosts: z.array(z.string().min(1)).default([]),
     /**
      * Who launches the browser: each Vitest worker its own (Playwright runs in the worker, the
-     * fastest), or the run one server every worker connects to (one browser's memory, for many
-     * workers on little memory; its protocol then passes through the main process).
+     * fastest while there are no more workers than cores), or the run one server every worker
+     * connects to (one browser's memory and start-up, for many workers; its protocol then passes
+     * through the main process). auto: worker up to one worker per core, run beyond.
      */
-    scope: z.enum(['worker', 'run']).default('worker'),
+    scope: z.enum(['auto', 'worker', 'run']).default('auto'),
   })
   .strict()
 export type BrowserConfig = z.infer<typeof BrowserConfig>
+export type BrowserScope = Exclude<BrowserConfig['scope'], 'auto'>
 
 export const RunConfig = z
   .object({
