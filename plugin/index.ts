@@ -104,7 +104,7 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
       project.provide('agentest:run', resolved)
       if (!reporters.some((r) => r instanceof TestCaseJsonReporter)) {
         const loadCheck = new LoadCheckReporter()
-        reporters.push(loadCheck, new TestCaseJsonReporter(resolved, interrupt), new SummaryReporter(resolved, loadCheck, interrupt))
+        reporters.push(loadCheck, new TestCaseJsonReporter(resolved, interrupt), new SummaryReporter(resolved, loadCheck, interrupt, project.name))
         const { limits } = resolved.config
         if (limits.run_tokens !== null || limits.run_cost_usd !== null) reporters.push(new RunLimitReporter(resolved))
         if (resolved.config.run.progress_ms > 0 && !vitest.config.mergeReports) reporters.push(new ProgressReporter(resolved))

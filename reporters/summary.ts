@@ -32,6 +32,8 @@ export default class SummaryReporter implements Reporter {
     private readonly run: ResolvedRun,
     private readonly loadCheck: { readonly problems: readonly string[] } = { problems: [] },
     private readonly interrupt: { readonly signal: StopSignal | null } = { signal: null },
+    /** The benchmark's project: another project's files filtered by -t (the framework's tests) are not tasks. */
+    private readonly project: string | null = null,
   ) {}
 
   onInit(vitest: Vitest): void {
@@ -52,7 +54,8 @@ export default class SummaryReporter implements Reporter {
   async onTestRunEnd(modules: ReadonlyArray<TestModule>, errors: ReadonlyArray<SerializedError> = []): Promise<void> {
     if (this.loadCheck.problems.length > 0) return
     const pattern = this.vitest?.config.testNamePattern
-    if (this.runs.size === 0 && pattern && modules.length > 0) {
+    const taskModules = this.project === null ? modules : modules.filter((m) => m.project.name === this.project)
+    if (this.runs.size === 0 && pattern && taskModules.length > 0) {
       // Every task was filtered out: most likely a mistyped id, which must not pass silently.
       process.stderr.write(`agentest: no task matches -t ${String(pattern)} (task names start with their id, e.g. -t 'omnizon-3\\b')\n`)
       process.exitCode = 1

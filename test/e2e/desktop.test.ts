@@ -112,6 +112,16 @@ describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 1_500_000 }, ()
     expect(run.results[0]?.error?.message).toContain('setup_cmd failed (exit 3): cannot open /data/workbook.xlsx')
   })
 
+  test('a container killed after the agent, before the checks, ends the task as sandbox_gone', async () => {
+    const run = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts'], {
+      FIXTURE_TASKS: 'test/fixtures/desktop-tasks/killed-before-checks.task.ts',
+    })
+    expect(run.code).toBe(1)
+    expect(run.results).toHaveLength(1)
+    expect(run.results[0]).toMatchObject({ status: 'error', agent_status: 'done', error: { kind: 'sandbox_gone' } })
+    expect(run.results[0]?.error?.message).toMatch(/^container agentest-killed-before-checks-\S+ exited with code 137$/)
+  })
+
   test("a task on the user's own image (a Dockerfile folder, built by content hash) passes under the oracle and fails under nop; an image without xdotool is one line", async () => {
     const env = { FIXTURE_TASKS: 'test/fixtures/desktop-tasks/{own-image,no-xdotool}.task.ts' }
     const oracle = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts'], env)

@@ -1,8 +1,9 @@
+import { spawnSync } from 'node:child_process'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { runBenchmark } from './run-benchmark.ts'
+import { ROOT, runBenchmark, VITEST } from './run-benchmark.ts'
 
 const FAULT_AGENTS = { AGENTEST_CONFIG: 'test/fixtures/faults.config.yaml' }
 
@@ -30,6 +31,18 @@ describe('bad input gets one clear line', { timeout: 120_000 }, () => {
     const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-99\\b'])
     expect(run.code).toBe(1)
     expectOneLine(run.stderr, "agentest: no task matches -t /omnizon-99\\b/ (task names start with their id, e.g. -t 'omnizon-3\\b')")
+  })
+
+  test("-t that picks only the framework's own tests is not a mistyped task id", () => {
+    // Without --project every project loads, the benchmark's among them; its reporter must not count these files as tasks.
+    const run = spawnSync(process.execPath, [VITEST, 'run', 'test/unit/keys.test.ts', '-t', 'an unknown key name'], {
+      cwd: ROOT,
+      encoding: 'utf8',
+      env: { ...process.env, CI: 'true', NO_COLOR: '1' },
+    })
+    expect(run.status, run.stderr).toBe(0)
+    expect(run.stdout).toMatch(/1 passed/)
+    expect(run.stderr).not.toContain('agentest:')
   })
 
   test('an unknown cache mode', async () => {
