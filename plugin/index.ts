@@ -69,6 +69,8 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
           // Task files share a worker's modules and browser connection: each task still gets a
           // fresh sandbox, and a fresh module graph per file would cost ~0.5 s of imports each.
           isolate: false,
+          // How many of a file's attempts a worker runs at once (agentTest marks them concurrent).
+          ...(config.run.concurrency > 1 ? { maxConcurrency: config.run.concurrency } : {}),
         },
       }
     },

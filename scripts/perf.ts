@@ -37,7 +37,7 @@ const COMPARISONS: Record<ModuleName, (base: CompareOptions, quick: boolean) => 
   p3: async (base, quick) =>
     (await import('./perf/p3-concurrency.ts')).compare({ ...base, ...(quick ? { tasks: ['omnizon-1', 'omnizon-2', 'omnizon-4', 'omnizon-5'], concurrency: 2, delayMs: 200 } : {}) }),
   p5: async (base, quick) =>
-    (await import('./perf/p5-many.ts')).compare({ ...base, ...(quick ? { tasks: ['omnizon-1', 'omnizon-2'], attempts: 4, delayMs: 500 } : {}) }),
+    (await import('./perf/p5-many.ts')).compare({ ...base, ...(quick ? { tasks: ['omnizon-1', 'omnizon-2'], workers: 2, attempts: 4, delayMs: 500 } : {}) }),
 }
 
 const Args = z.object({

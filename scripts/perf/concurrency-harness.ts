@@ -10,6 +10,7 @@ import { isDeepStrictEqual } from 'node:util'
 import { loadRunFolder } from '../../src/agents/replay/recorded-run.ts'
 import { vitestBin } from '../../src/runs/vitest-child.ts'
 import type { TestCaseRun } from '../../src/schema/run.ts'
+import { recordKey } from '../../src/schema/task.ts'
 import type { TreeSample } from './memory.ts'
 import { runMeasuredChild, type ChildRun } from './concurrency-child.ts'
 import type { SlowModel } from './concurrency-model.ts'
@@ -18,11 +19,14 @@ import { readFinish, ROOT, type OracleRecording } from './concurrency-oracle.ts'
 export interface HarnessOptions {
   /** Task files (or folders) to run, relative to the root. */
   files: string[]
-  concurrency: number
+  /** Vitest workers (--maxWorkers). */
+  workers: number
   model: SlowModel
   oracle: OracleRecording
-  /** The task ids the run must record, each with the recorded task it repeats. */
+  /** The records the run must write (by record key: omnizon-1, omnizon-1.e2, ...), each with the recorded task it repeats. */
   expected: Map<string, string>
+  /** More of the run's environment (AGENTEST_EPOCHS, AGENTEST_CONCURRENCY). */
+  env?: Record<string, string>
   /** Another vitest config (the P5 copies). */
   config?: string
   taskTimeoutMs?: number
@@ -47,7 +51,7 @@ export async function runHarness(options: HarnessOptions): Promise<HarnessOutcom
         '--project',
         'benchmark',
         ...options.files,
-        `--maxWorkers=${options.concurrency}`,
+        `--maxWorkers=${options.workers}`,
       ],
       cwd: ROOT,
       env: {
@@ -60,6 +64,7 @@ export async function runHarness(options: HarnessOptions): Promise<HarnessOutcom
         AGENTEST_CACHE: 'refresh',
         AGENTEST_PROGRESS_MS: '0',
         ...(options.taskTimeoutMs ? { AGENTEST_TASK_TIMEOUT_MS: String(options.taskTimeoutMs) } : {}),
+        ...options.env,
       },
       inFlight: options.model.inFlight,
       guard: options.guard,
@@ -82,9 +87,9 @@ export async function runHarness(options: HarnessOptions): Promise<HarnessOutcom
 /** Every expected task passed and ended where its recording did; the model saw every goal. */
 function verify(records: TestCaseRun[], dir: string, options: HarnessOptions): string[] {
   const problems = [...options.model.faults.map((f) => `scripted model: ${f}`)]
-  const byId = new Map(records.map((r) => [r.id, r]))
+  const byKey = new Map(records.map((r) => [recordKey(r), r]))
   for (const [id, base] of options.expected) {
-    const record = byId.get(id)
+    const record = byKey.get(id)
     if (!record) {
       problems.push(`${id}: no record`)
       continue

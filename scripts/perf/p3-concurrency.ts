@@ -67,7 +67,7 @@ async function harnessRound(oracle: OracleRecording, ids: string[], concurrency:
   try {
     const harness = await runHarness({
       files: ids.map(taskFile),
-      concurrency,
+      workers: concurrency,
       model,
       oracle,
       expected: new Map(ids.map((id) => [id, id])),

@@ -1,29 +1,34 @@
 /**
  * P5: 64 Omnizon attempts in flight at once under openai-cua against a model that answers in
- * 5 s (the scripted server replaying the oracle). Goals: the run fits in 10 GB (the RSS sum of
- * the vitest process tree, Chromium included) and finishes within 1.5x its model-bound ideal.
+ * 5 s (the scripted server replaying the oracle). Goals: the run fits in 10 GB (the PSS sum of
+ * the vitest process tree, Chromium included: what the machine gives it, each shared page counted
+ * once; the RSS sum, which counts every renderer's shared pages again, is in the notes) and
+ * finishes within 1.5x its model-bound ideal.
  *
- * Vitest runs one worker process per task file in flight, so 64 attempts mean 64 workers. The
- * run is watched: past the memory cap (or when the machine runs short) every process of its
+ * The attempts are epochs of a few task files, held by a few Vitest workers: `run.concurrency`
+ * lets a worker run a file's attempts at once, each in its own browser context, so 4 workers
+ * hold 64 attempts (a worker process per attempt was 11.6 GB at 64 before any task started).
+ * The run is watched: past the memory cap (or when the machine runs short) every process of its
  * tree is killed, and the rows say where it stopped. It never runs the machine out of memory.
  */
 import { timing, type Compare, type CompareOptions, type Comparison } from './comparison.ts'
-import { writeCopies } from './concurrency-copies.ts'
 import { runHarness, type HarnessOutcome } from './concurrency-harness.ts'
 import { modelBoundIdeal, recordedModelSeconds } from './concurrency-ideal.ts'
 import { modelSeconds, startSlowModel } from './concurrency-model.ts'
-import { oracleRecording, omnizonTaskIds } from './concurrency-oracle.ts'
+import { oracleRecording, omnizonTaskIds, taskFile } from './concurrency-oracle.ts'
 import { describeCpu, describeMemory, vitestDuration } from './concurrency-report.ts'
 import { availableMb } from './proc.ts'
 
 export interface P5Options extends CompareOptions {
-  /** Omnizon task ids the attempts cycle through (all 30 by default). */
+  /** Omnizon task ids whose epochs the attempts are (the first `workers` of the suite by default). */
   tasks?: string[]
-  /** Attempts in flight at once, each its own task file and Vitest worker (64). */
+  /** Attempts in flight at once (64): `attempts / workers` epochs of each task, all at once. */
   attempts?: number
+  /** Vitest workers, one task file each (4). */
+  workers?: number
   /** The model's reply time, ms (5000). */
   delayMs?: number
-  /** Stop the run when its tree's RSS sum passes this, MB (14336, or less when the machine has less free). */
+  /** Stop the run when its tree's PSS sum passes this, MB (14336, or less when the machine has less free). */
   capMb?: number
 }
 
@@ -38,8 +43,10 @@ interface Round {
 }
 
 export const compare: Compare<P5Options> = async (options) => {
-  const ids = options.tasks ?? omnizonTaskIds()
-  const attempts = options.attempts ?? 64
+  const workers = options.workers ?? 4
+  const ids = (options.tasks ?? omnizonTaskIds()).slice(0, workers)
+  const epochs = Math.ceil((options.attempts ?? 64) / ids.length)
+  const attempts = epochs * ids.length
   const delayMs = options.delayMs ?? 5000
   const { log } = options
   const oracle = await oracleRecording(ids, log)
@@ -48,57 +55,59 @@ export const compare: Compare<P5Options> = async (options) => {
     const cap_mb = Math.min(options.capMb ?? 14 * 1024, availableMb() - MACHINE_RESERVE_MB)
     if (cap_mb < 1024) throw new Error(`P5: only ${Math.round(availableMb())} MB available on this machine; not starting ${attempts} tasks`)
     log(`P5 round ${round}/${options.rounds}: ${attempts} attempts in flight, model ${delayMs} ms, memory cap ${Math.round(cap_mb)} MB…`)
-    const copies = writeCopies(ids, attempts)
     const model = await startSlowModel(oracle.runs, delayMs)
+    // Every epoch of every task: omnizon-1, omnizon-1.e2, ... each repeating its task's recording.
+    const expected = new Map(ids.flatMap((id) => Array.from({ length: epochs }, (_, i) => [i === 0 ? id : `${id}.e${i + 1}`, id] as const)))
     try {
       const harness = await runHarness({
-        files: [],
-        config: copies.config,
-        concurrency: attempts,
+        files: ids.map(taskFile),
+        workers: ids.length,
+        env: { AGENTEST_EPOCHS: String(epochs), AGENTEST_CONCURRENCY: String(epochs) },
         model,
         oracle,
-        expected: copies.attempts,
+        expected,
         // 64 workers start on 2 cores: the default 180 s per task would time out the longest ones.
         taskTimeoutMs: 1_800_000,
         guard: (sample) => {
           const available = availableMb()
-          if (sample.rss_mb <= cap_mb && available >= MACHINE_RESERVE_MB / 3) return null
-          const why = sample.rss_mb > cap_mb ? `past the cap of ${gb(cap_mb)}` : `the machine had ${Math.round(available)} MB left`
-          return `stopped at ${sample.in_flight ?? '?'} tasks in flight: ${gb(sample.rss_mb)} RSS (${why}), ${sample.processes} processes, after ${(sample.at_ms / 1000).toFixed(0)} s`
+          // PSS is read every few samples; the machine's free memory on every one keeps it safe between.
+          const pss = sample.pss_mb ?? 0
+          if (pss <= cap_mb && available >= MACHINE_RESERVE_MB / 3) return null
+          const why = pss > cap_mb ? `past the cap of ${gb(cap_mb)}` : `the machine had ${Math.round(available)} MB left`
+          return `stopped at ${sample.in_flight ?? '?'} tasks in flight: ${gb(pss)} PSS, ${gb(sample.rss_mb)} RSS (${why}), ${sample.processes} processes, after ${(sample.at_ms / 1000).toFixed(0)} s`
         },
       })
       // The ideal of a run that was stopped comes from the recording: it never made all its calls.
       const seconds = harness.run.stopped
-        ? [...copies.attempts.values()].map((base) => recordedModelSeconds(oracle.byId.get(base)!, delayMs))
+        ? [...expected.values()].map((base) => recordedModelSeconds(oracle.byId.get(base)!, delayMs))
         : modelSeconds(model)
       rounds.push({ harness, ideal_s: modelBoundIdeal(seconds, attempts), cap_mb })
-      log(`P5 round ${round}: ${harness.run.stopped ?? `${harness.run.wall_s.toFixed(1)} s, peak ${gb(harness.run.memory.peak_rss_mb)}`}`)
+      log(`P5 round ${round}: ${harness.run.stopped ?? `${harness.run.wall_s.toFixed(1)} s, peak ${gb(harness.run.memory.peak_pss_mb ?? 0)} PSS`}`)
     } finally {
       await model.close()
-      copies.remove()
     }
     // A run that had to be stopped would only be stopped again.
     if (rounds.at(-1)?.harness.run.stopped) break
   }
-  return rows(rounds, { count: attempts, delayMs })
+  return rows(rounds, { count: attempts, delayMs, tasks: ids.length, epochs })
 }
 
 const gb = (mb: number) => `${(mb / 1024).toFixed(1)} GB`
 
-function rows(rounds: Round[], setup: { count: number; delayMs: number }): Comparison[] {
+function rows(rounds: Round[], setup: { count: number; delayMs: number; tasks: number; epochs: number }): Comparison[] {
   const what = `${setup.count} Omnizon attempts in flight at once under openai-cua, a model answering in ${setup.delayMs / 1000} s`
   const stopped = rounds.flatMap((r, i) => (r.harness.run.stopped ? [`round ${i + 1}: ${r.harness.run.stopped}; the tasks did not finish, so this is no correctness result`] : []))
   const problems = rounds.flatMap((r, i) => r.harness.problems.map((p) => `round ${i + 1}: ${p}`))
   const wall = timing(rounds.map((r) => r.harness.run.wall_s))
   const ideal = timing(rounds.map((r) => r.ideal_s))
-  const peak = timing(rounds.map((r) => r.harness.run.memory.peak_rss_mb))
+  const peak = timing(rounds.map((r) => r.harness.run.memory.peak_pss_mb ?? 0))
   const ok = stopped.length === 0 && problems.length === 0
   // A stopped run's time is to the stop: a lower bound, not the run's.
   const cut = stopped.length ? ' (stopped by the memory cap: the time is to the stop, a lower bound)' : ''
   const longest = Math.max(0, ...rounds.map((r) => r.ideal_s))
   const notes = [
     `the model-bound ideal ${longest.toFixed(0)} s: the larger of the longest attempt's model time and the total over ${setup.count}, at ${setup.delayMs / 1000} s a call`,
-    `each attempt is its own task file (copies of tasks/omnizon, cycled), so vitest --maxWorkers=${setup.count} runs them all at once; epochs of one file would run one after another`,
+    `the attempts are ${setup.epochs} epochs of each of ${setup.tasks} Omnizon tasks: --maxWorkers=${setup.tasks} with run.concurrency ${setup.epochs}, so each worker holds its file's attempts at once`,
     ...stopped,
     ...rounds.map((r, i) => `round ${i + 1}: memory cap ${gb(r.cap_mb)}; ${describeCpu('harness', r.harness.run)}`),
     ...rounds.flatMap((r, i) => describeMemory(`round ${i + 1}`, r.harness.run.memory, null, setup.count)),
@@ -124,7 +133,7 @@ function rows(rounds: Round[], setup: { count: number; delayMs: number }): Compa
     },
     {
       id: 'P5b',
-      work: `${what}: peak memory of the whole run${cut}`,
+      work: `${what}: peak memory of the whole run (PSS sum)${cut}`,
       unit: 'MB',
       harness: peak,
       bare: timing(rounds.map(() => P5_BOUND_MB)),

@@ -2,7 +2,7 @@
  * Runs one concurrency comparison alone and prints its rows as JSON (progress on stderr):
  *
  *   npx tsx scripts/perf/run-one-concurrency.ts p3 [--rounds 1] [--tasks omnizon-1,omnizon-2] [--concurrency 16] [--delay-ms 1000]
- *   npx tsx scripts/perf/run-one-concurrency.ts p5 [--rounds 1] [--attempts 64] [--delay-ms 5000] [--cap-mb 14336]
+ *   npx tsx scripts/perf/run-one-concurrency.ts p5 [--rounds 1] [--attempts 64] [--workers 4] [--delay-ms 5000] [--cap-mb 14336]
  *
  * --oracle <run folder> replays an oracle run made earlier instead of recording one (3 min);
  * --keep-oracle keeps the one this run records (its folder is logged).
@@ -15,7 +15,7 @@ import { compare as p3 } from './p3-concurrency.ts'
 import { compare as p5 } from './p5-many.ts'
 
 const USAGE =
-  'usage: npx tsx scripts/perf/run-one-concurrency.ts p3|p5 [--rounds N] [--tasks omnizon-1,omnizon-2] [--concurrency N] [--attempts N] [--delay-ms N] [--cap-mb N] [--oracle <run folder>] [--keep-oracle]'
+  'usage: npx tsx scripts/perf/run-one-concurrency.ts p3|p5 [--rounds N] [--tasks omnizon-1,omnizon-2] [--concurrency N] [--attempts N] [--workers N] [--delay-ms N] [--cap-mb N] [--oracle <run folder>] [--keep-oracle]'
 
 const Args = z.object({
   module: z.enum(['p3', 'p5']),
@@ -23,6 +23,7 @@ const Args = z.object({
   tasks: z.array(z.string().regex(/^omnizon-\d+$/, 'Omnizon task ids, e.g. omnizon-1,omnizon-2')).min(1).optional(),
   concurrency: z.coerce.number().int().positive().optional(),
   attempts: z.coerce.number().int().positive().optional(),
+  workers: z.coerce.number().int().positive().optional(),
   delayMs: z.coerce.number().int().nonnegative().optional(),
   capMb: z.coerce.number().positive().optional(),
   oracle: z.string().min(1).optional(),
@@ -39,6 +40,7 @@ function parse(): z.infer<typeof Args> {
         tasks: { type: 'string' },
         concurrency: { type: 'string' },
         attempts: { type: 'string' },
+        workers: { type: 'string' },
         'delay-ms': { type: 'string' },
         'cap-mb': { type: 'string' },
         oracle: { type: 'string' },
@@ -55,6 +57,7 @@ function parse(): z.infer<typeof Args> {
     tasks: values.tasks?.split(',').map((t) => t.trim()),
     concurrency: values.concurrency,
     attempts: values.attempts,
+    workers: values.workers,
     delayMs: values['delay-ms'],
     capMb: values['cap-mb'],
     oracle: values.oracle,
@@ -79,5 +82,5 @@ const log = (line: string) => process.stderr.write(`perf: ${line}\n`)
 const rows =
   args.module === 'p3'
     ? await p3({ rounds: args.rounds, log, tasks: args.tasks, concurrency: args.concurrency, delayMs: args.delayMs })
-    : await p5({ rounds: args.rounds, log, tasks: args.tasks, attempts: args.attempts, delayMs: args.delayMs, capMb: args.capMb })
+    : await p5({ rounds: args.rounds, log, tasks: args.tasks, attempts: args.attempts, workers: args.workers, delayMs: args.delayMs, capMb: args.capMb })
 process.stdout.write(`${JSON.stringify(z.array(Comparison).parse(rows), null, 2)}\n`)

@@ -26,6 +26,7 @@ const ENV_OVERRIDES = {
   AGENTEST_RUN_ID: { path: ['run', 'id'], read: text },
   AGENTEST_RESULTS_DIR: { path: ['run', 'results_dir'], read: text },
   AGENTEST_EPOCHS: { path: ['run', 'epochs'], read: integer },
+  AGENTEST_CONCURRENCY: { path: ['run', 'concurrency'], read: integer },
   AGENTEST_CACHE: { path: ['run', 'cache'], read: text },
   AGENTEST_MODEL_CACHE: { path: ['run', 'model_cache'], read: boolean },
   AGENTEST_PROGRESS_MS: { path: ['run', 'progress_ms'], read: integer },

@@ -1,3 +1,4 @@
+import { TaskAbortedError } from '../trajectory/recording-computer.ts'
 import type { TaskSandbox } from '../fixtures/sandboxes.ts'
 import { SandboxUnavailable } from '../fixtures/sandboxes.ts'
 import { errorLine, type Fault } from './kinds.ts'
@@ -32,7 +33,8 @@ export async function openWithRetries(
       await sandbox.close(false).catch(() => undefined)
       fault = gone
     } catch (error) {
-      if (error instanceof SandboxUnavailable) throw error
+      // Nothing to retry: no sandbox can exist here, or the task was stopped before it started.
+      if (error instanceof SandboxUnavailable || error instanceof TaskAbortedError) throw error
       fault = await options.classify(error)
     }
     if (failed.length >= options.retries || options.signal.aborted) throw new SandboxStartError(fault, failed)

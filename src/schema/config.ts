@@ -81,6 +81,13 @@ export const RunConfig = z
      * summary can give pass@k, pass^k and an interval that accounts for the agent's variance.
      */
     epochs: z.number().int().min(1).max(100).default(1),
+    /**
+     * Attempts a Vitest worker runs at once: the tests of one task file (its epochs, a gate's
+     * variants, a suite file's tasks) share the worker's modules and browser, each in its own
+     * sandbox. 1 (the default) runs them one after another. Above 1, a slow model's waits
+     * overlap without a worker process per attempt.
+     */
+    concurrency: z.number().int().min(1).max(256).default(1),
     /** Per-task wall-clock limit; the agent loop is stopped when it passes. */
     task_timeout_ms: z.number().int().positive().default(180_000),
     /**

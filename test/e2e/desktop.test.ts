@@ -7,7 +7,7 @@ import { docker, noDocker } from '../docker/docker-available.ts'
 import { startEngineProxy } from '../docker/engine-proxy.ts'
 import { gateRows, renderGate, variantProblems, type Declared, type GateRuns } from '../../src/validity/gate.ts'
 import { declaredVariants } from '../../src/validity/validate.ts'
-import { ROOT, runBenchmark, taskFileCount } from './run-benchmark.ts'
+import { inFlightTogether, ROOT, runBenchmark, taskFileCount } from './run-benchmark.ts'
 import { processesMatching } from '../support/processes.ts'
 
 const count = taskFileCount('desktop')
@@ -100,6 +100,25 @@ describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 1_500_000 }, ()
     const rows = gateRows(runs.oracle!.map((r) => r.id).sort(), declared, runs as GateRuns)
     console.log(renderGate('desktop', rows))
     expect(rows.flatMap((row) => row.problems.map((problem) => `${row.id}: ${problem}`))).toEqual([])
+  })
+
+  test('run.concurrency: two attempts of a desktop task at once in one worker, each in its own container', async () => {
+    const name = `desktop-concurrent-${process.pid}`
+    const run = await runBenchmark(['tasks/desktop/terminal-hello.task.ts', '--maxWorkers=1'], {
+      AGENTEST_EPOCHS: '2',
+      AGENTEST_CONCURRENCY: '2',
+      AGENTEST_RUN_NAME: name,
+    })
+    expect(run.code, run.stdout.slice(-3000) + run.stderr.slice(-2000)).toBe(0)
+    expect(run.results.map((r) => [r.epoch, r.status]).sort()).toEqual([
+      [1, 'passed'],
+      [2, 'passed'],
+    ])
+    expect(inFlightTogether(run.results)).toBe(true)
+    // Each wrote hello.txt in its own container: one container shared would have the second
+    // attempt's check read the first one's file, and its own shell checks run in the wrong place.
+    expect(run.results.map((r) => r.command_output_check_results.map((c) => c.output.trim()))).toEqual([['hello'], ['hello']])
+    expect(await containersLeft(name, 10_000)).toEqual([])
   })
 
   test('a failing setup_cmd ends the task as an error with its stderr', async () => {

@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { Leaderboard, writeLeaderboard } from '../../src/leaderboard/index.ts'
-import { runBenchmark } from './run-benchmark.ts'
+import { recordKey } from '../../src/schema/task.ts'
+import { inFlightTogether, runBenchmark } from './run-benchmark.ts'
 
 /**
  * Epochs: every attempt is a fresh sandbox and its own record, the summary reduces them to
@@ -27,8 +28,9 @@ describe('epochs', { timeout: 600_000 }, () => {
       ['omnizon-2', 2, 'passed'],
       ['omnizon-2', 3, 'passed'],
     ])
-    // Each attempt is its own test, named so -t still picks the task.
+    // Each attempt is its own test, named so -t still picks the task; by default one after another.
     expect(first.stdout).toContain('[epoch 3/3]')
+    for (const id of ['omnizon-1', 'omnizon-2']) expect(inFlightTogether(first.results.filter((r) => r.id === id)), id).toBe(false)
     const epochs = first.summary!.epochs!
     expect(epochs).toMatchObject({ epochs: 3, tasks: 2, success_rate: 1, pass_at_k: { '1': 1, '3': 1 }, pass_hat_k: { '1': 1, '3': 1 } })
     // Two tasks that always pass count as two trials, not six: Wilson(2 of 2) = [34.2%, 100%].
@@ -48,6 +50,29 @@ describe('epochs', { timeout: 600_000 }, () => {
     expect(board.rows).toHaveLength(1)
     // Both runs pooled; a reused result is the same attempt as its original, so 2 tasks x 3 attempts.
     expect(board.rows[0]).toMatchObject({ agent: 'oracle', runs: [expect.anything(), expect.anything()], overall: { tasks: 2, attempts: 6, success_rate: 1 } })
+  })
+
+  test("run.concurrency: a task's epochs run at once in one worker, each in its own sandbox and shop session", async () => {
+    const run = await runBenchmark(['tasks/omnizon/omnizon-2.task.ts', '--maxWorkers=1'], { AGENTEST_EPOCHS: '4', AGENTEST_CONCURRENCY: '4' })
+    expect(run.code, run.stdout.slice(-3000) + run.stderr.slice(-2000)).toBe(0)
+    expect(run.results.map((r) => [r.epoch, r.status]).sort()).toEqual([1, 2, 3, 4].map((e) => [e, 'passed']))
+    // All four were in flight together: each started before any of them finished.
+    expect(inFlightTogether(run.results)).toBe(true)
+    // Each attempt ordered the three phones in its own session: a session shared (or a /finish read
+    // from another attempt) would show twelve orders, or none, and fail the task's exact-order check.
+    for (const record of run.results) {
+      expect(record.final_state, `epoch ${record.epoch}`).toBe(`${recordKey(record)}/finish.json`)
+      const finish = JSON.parse(readFileSync(join(run.runDir!, record.final_state!), 'utf8')) as { final: { orders: Array<{ items: unknown[] }> } }
+      expect(finish.final.orders.flatMap((order) => order.items), `epoch ${record.epoch}`).toHaveLength(3)
+      expect(existsSync(join(run.runDir!, record.trajectory[0]!.screenshot!)), `epoch ${record.epoch}`).toBe(true)
+    }
+    expect(new Set(run.results.map((r) => r.trajectory[0]?.screenshot)).size).toBe(4)
+  })
+
+  test('run.concurrency out of range is one line naming the variable', async () => {
+    const run = await runBenchmark(['tasks/omnizon/omnizon-2.task.ts'], { AGENTEST_CONCURRENCY: '0' })
+    expect(run.code).toBe(1)
+    expect(run.stderr.trim()).toMatch(/^agentest: AGENTEST_CONCURRENCY="0": run\.concurrency: .*1/)
   })
 
   test('an agent right every other time: pass@1 = 2/3, pass@2 = 1, pass^2 = 1/3, pass^3 = 0', async () => {

@@ -101,3 +101,10 @@ export function taskIds(suite: string): string[] {
 export function taskFileCount(suite: string): number {
   return readdirSync(join(ROOT, 'tasks', suite), { recursive: true, encoding: 'utf8' }).filter((f) => f.endsWith('.task.ts')).length
 }
+
+/** Whether the records' attempts were in flight together: each started before any of them finished. */
+export function inFlightTogether(records: TestCaseRun[]): boolean {
+  const lastStart = Math.max(...records.map((r) => Date.parse(r.started_at!)))
+  const firstEnd = Math.min(...records.map((r) => Date.parse(r.finished_at!)))
+  return lastStart < firstEnd
+}

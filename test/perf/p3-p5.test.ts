@@ -5,6 +5,7 @@ import { modelBoundIdeal, recordedModelSeconds } from '../../scripts/perf/concur
 import { oracleRecording } from '../../scripts/perf/concurrency-oracle.ts'
 import { sampleTree, TreeSampler } from '../../scripts/perf/memory.ts'
 import { compare } from '../../scripts/perf/p3-concurrency.ts'
+import { compare as compareP5 } from '../../scripts/perf/p5-many.ts'
 import { descendants } from '../../scripts/perf/proc.ts'
 
 describe('the model-bound ideal', () => {
@@ -84,5 +85,19 @@ describe('P3 in a reduced form', () => {
     const turn = recordedTurn(oracle.byId.get('omnizon-3')!, 0, { delayMs: 250 })
     expect(turn).toMatchObject({ delay_ms: 250, actions: [expect.objectContaining({ type: 'click' })] })
     expect(recordedTurn(oracle.byId.get('omnizon-3')!, 99, { delayMs: 250 })).toMatchObject({ delay_ms: 250, answer: expect.any(String) })
+  })
+})
+
+describe('P5 in a reduced form', () => {
+  test('two tasks, four epochs each, two workers at run.concurrency 4, a model answering in 500 ms: every attempt correct, several per worker in flight together', { timeout: 300_000 }, async () => {
+    const rows = await compareP5({ rounds: 1, log: () => undefined, tasks: ['omnizon-3', 'omnizon-7'], workers: 2, attempts: 8, delayMs: 500 })
+    expect(rows.map((r) => r.id)).toEqual(['P5a', 'P5b'])
+    for (const row of rows) expect(row.problems, row.id).toEqual([])
+    const notes = rows[0]!.notes.join('\n')
+    expect(notes).toContain('4 epochs of each of 2 Omnizon tasks')
+    // Two workers holding one attempt each would never have more than two conversations open.
+    const most = Number(/at most (\d+)\)/.exec(notes)?.[1])
+    expect(most).toBeGreaterThan(2)
+    expect(rows[1]!.harness.median_s).toBeGreaterThan(0)
   })
 })
