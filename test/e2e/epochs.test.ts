@@ -1,6 +1,7 @@
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, test } from 'vitest'
 import { Leaderboard, writeLeaderboard } from '../../src/leaderboard/index.ts'
 import { recordKey } from '../../src/schema/task.ts'
@@ -67,6 +68,29 @@ describe('epochs', { timeout: 600_000 }, () => {
       expect(existsSync(join(run.runDir!, record.trajectory[0]!.screenshot!)), `epoch ${record.epoch}`).toBe(true)
     }
     expect(new Set(run.results.map((r) => r.trajectory[0]?.screenshot)).size).toBe(4)
+  })
+
+  test('Ctrl-C while four concurrent attempts act in one worker: each is on record as aborted, none lost', async () => {
+    const interrupt = async (resultsDir: string, pid: number) => {
+      // Every attempt has a step on disk: all four are acting at once.
+      const acting = () => {
+        const run = readdirSync(resultsDir).find((name) => !name.startsWith('.'))
+        if (!run) return 0
+        const folders = readdirSync(join(resultsDir, run), { withFileTypes: true }).filter((e) => e.isDirectory())
+        return folders.filter((f) => readdirSync(join(resultsDir, run, f.name)).some((n) => n.startsWith('step-'))).length
+      }
+      for (let waited = 0; acting() < 4 && waited < 120_000; waited += 200) await sleep(200)
+      process.kill(pid, 'SIGINT')
+    }
+    const run = await runBenchmark(
+      ['tasks/omnizon/omnizon-2.task.ts', '--maxWorkers=1'],
+      { AGENTEST_CONFIG: 'test/fixtures/faults.config.yaml', AGENTEST_AGENT: 'hang', AGENTEST_MAX_STEPS: '1000', AGENTEST_EPOCHS: '4', AGENTEST_CONCURRENCY: '4' },
+      interrupt,
+    )
+    expect(run.code).not.toBe(0)
+    expect(run.results.map((r) => [r.epoch, r.status, r.error?.kind]).sort()).toEqual([1, 2, 3, 4].map((e) => [e, 'aborted', 'aborted']))
+    for (const record of run.results) expect(record.trajectory.length, `epoch ${record.epoch}`).toBeGreaterThan(0)
+    expect(run.summary?.interrupted).toBeTruthy()
   })
 
   test('run.concurrency out of range is one line naming the variable', async () => {
