@@ -2,9 +2,6 @@ import { configDefaults, defineConfig } from 'vitest/config'
 import { agentest } from './plugin/index.ts'
 import { LongestFirst } from './test/support/longest-first.ts'
 
-/** The framework tests' temp files go under one folder, removed when the run ends. */
-const OWN_TMPDIR = 'test/support/own-tmpdir.ts'
-
 /** The Omnizon gate: whole-suite runs that use the machine fully, so they get it to themselves. */
 const OMNIZON_GATE = 'test/e2e/omnizon-suite.test.ts'
 
@@ -24,7 +21,6 @@ export default defineConfig({
           name: 'framework',
           include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
           exclude: [...configDefaults.exclude, OMNIZON_GATE],
-          globalSetup: [OWN_TMPDIR],
           testTimeout: 30_000,
           // Two files at a time: most of them wait on child runs, containers and a browser, and one
           // at a time (Vitest's default on two cores) left the machine half idle.
@@ -36,7 +32,6 @@ export default defineConfig({
         test: {
           name: 'framework-gate',
           include: [OMNIZON_GATE],
-          globalSetup: [OWN_TMPDIR],
           testTimeout: 30_000,
           maxWorkers: 1,
           sequence: { groupOrder: 1 },
