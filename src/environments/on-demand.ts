@@ -1,5 +1,5 @@
 import { startEnvironment, type RunningEnvironment, type StartContext } from './start.ts'
-import type { EnvironmentSpec, EnvironmentStatus } from './spec.ts'
+import { undeclaredEnvironment, type EnvironmentSpec, type EnvironmentStatus } from './spec.ts'
 
 /**
  * The run's environments, each started the first time a task asks for it and then shared by
@@ -17,7 +17,7 @@ export class OnDemandEnvironments {
   /** Where the environment runs, or why it does not (undeclared, or its start failed). */
   async status(name: string): Promise<EnvironmentStatus> {
     const spec = Object.hasOwn(this.specs, name) ? this.specs[name] : undefined
-    if (!spec) return { error: `the ${name} environment is not declared (environments: in agentest.config.yaml)` }
+    if (!spec) return { error: undeclaredEnvironment(name) }
     let started = this.starting.get(name)
     if (!started) {
       started = startEnvironment(name, spec, this.context)

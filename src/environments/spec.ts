@@ -53,3 +53,8 @@ export const OMNIZON_ENVIRONMENT: EnvironmentSpec = {
   state: { config_path: '/config', finish_path: '/finish' },
   allow_hosts: [],
 }
+
+/** Why a task's environment cannot start: the config does not declare it. */
+export function undeclaredEnvironment(name: string): string {
+  return `the ${name} environment is not declared (environments: in agentest.config.yaml)`
+}
