@@ -215,6 +215,11 @@ export class PlaywrightComputer implements Computer {
     page.on('requestfailed', (request) => {
       if (mainNavigation(request)) this.navigating = false
     })
+    // A document that is not a web page (a blob: or data: one) is stopped by the sandbox as it
+    // opens, so it never fires load: it has arrived, there is nothing more to wait for.
+    page.on('framenavigated', (frame) => {
+      if (frame === page.mainFrame() && !/^(https?|about):/.test(frame.url())) this.navigating = false
+    })
   }
 
   /**

@@ -58,7 +58,9 @@ export class BrowserSandbox {
       const entry = url.length > MAX_RECORDED_URL ? `${url.slice(0, MAX_RECORDED_URL)}…` : url
       if (!violations.includes(entry)) violations.push(entry)
     }
-    const guard = await EgressGuard.start(policy, record)
+    // The proxy can judge every request when it sees every URL whole: plain-http clones, no other host.
+    const judges = options.origins.every((origin) => new URL(origin).protocol === 'http:') && policy.allowHosts.length === 0
+    const guard = await EgressGuard.start(policy, record, { judges })
     let context: BrowserContext | null = null
     try {
       context = await browser.newContext({
@@ -71,7 +73,7 @@ export class BrowserSandbox {
         serviceWorkers: 'block',
         proxy: guard.proxy,
       })
-      await confine(context, policy, record)
+      await confine(context, policy, record, { routeRequests: !judges })
       const computer = await PlaywrightComputer.open(context, {
         mayOpen: (url) => {
           if (policy.classifyNavigation(url) !== 'blocked') return true
@@ -98,7 +100,7 @@ export class BrowserSandbox {
 }
 
 /** Puts the policy on every page of the context, before the first one opens. */
-async function confine(context: BrowserContext, policy: UrlPolicy, record: (url: string) => void): Promise<void> {
+async function confine(context: BrowserContext, policy: UrlPolicy, record: (url: string) => void, options: { routeRequests: boolean }): Promise<void> {
   await context.addInitScript(stopForeignDocument)
   // Navigations that start in a page (a link, a script) are not asked first; they are seen here.
   const watch = (page: Page) =>
@@ -109,14 +111,8 @@ async function confine(context: BrowserContext, policy: UrlPolicy, record: (url:
       if (policy.classifyNavigation(url) === 'blocked') record(url)
     })
   context.on('page', watch)
-  await context.route('**/*', async (route) => {
-    const request = route.request()
-    const url = request.url()
-    const verdict = request.isNavigationRequest() ? policy.classifyNavigation(url) : policy.classify(url)
-    if (verdict === 'allow') return route.continue()
-    if (verdict === 'blocked') record(url)
-    return route.abort('blockedbyclient')
-  })
+  // Judged here only when the proxy cannot: routing switches the browser's cache off for the context.
+  if (options.routeRequests) await routeRequests(context, policy, record)
   await context.routeWebSocket(/.*/, async (socket) => {
     if (policy.classifySocket(socket.url()) === 'allow') {
       socket.connectToServer()
@@ -124,6 +120,18 @@ async function confine(context: BrowserContext, policy: UrlPolicy, record: (url:
     }
     record(socket.url())
     await socket.close({ code: 1008, reason: 'refused by the sandbox' }).catch(() => undefined)
+  })
+}
+
+/** Every request of the context's pages, judged before it leaves (the clones' https paths included). */
+async function routeRequests(context: BrowserContext, policy: UrlPolicy, record: (url: string) => void): Promise<void> {
+  await context.route('**/*', async (route) => {
+    const request = route.request()
+    const url = request.url()
+    const verdict = request.isNavigationRequest() ? policy.classifyNavigation(url) : policy.classify(url)
+    if (verdict === 'allow') return route.continue()
+    if (verdict === 'blocked') record(url)
+    return route.abort('blockedbyclient')
   })
 }
 

@@ -17,6 +17,12 @@ const END = '<\\/script>'
 /** A 1×1 PNG. */
 const PIXEL = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8BQDwAEhQGAhKmMIQAAAABJRU5ErkJggg=='
 
+/** A picture the clone lets the browser keep for an hour. */
+const SQUARE = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"><rect width="10" height="10"/></svg>'
+
+/** Where a page reports what became of its attempts to read the grader's state. */
+const REPORT = "(what) => { document.title += what + '|' }"
+
 interface TestServer {
   origin: string
   port: number
@@ -36,6 +42,10 @@ async function serve(pages: (origin: string, port: number) => Record<string, str
   let table: Record<string, string> = {}
   const server = createServer((req, res) => {
     hits.push(req.url ?? '')
+    if (req.url?.endsWith('.svg')) {
+      res.writeHead(200, { 'content-type': 'image/svg+xml', 'cache-control': 'public, max-age=3600' }).end(SQUARE)
+      return
+    }
     res.writeHead(200, { 'content-type': 'text/html' }).end(table[req.url ?? ''] ?? `<p>${req.url}</p>`)
   })
   server.on('upgrade', (req, socket) => {
@@ -93,6 +103,19 @@ function clonePages(other: number) {
     </script>`,
     '/image': `<img id=pixel src="${PIXEL}"><div id=bg style="width:10px;height:10px;background:url('${PIXEL}')"></div>`,
     '/offsite-link': `<body style="margin:0"><a href="http://127.0.0.1:${other}/elsewhere" style="display:block;height:60px">elsewhere</a>`,
+    '/picture': '<img id=square src="/square.svg">',
+    // Every way a page has to reach the grader's endpoint: fetch, a Worker's fetch and WebSocket,
+    // and a popup opened at it.
+    '/peek': `<script>
+      const report = ${REPORT}
+      const read = (how, init) => fetch('${origin}/finish', init).then((r) => r.text()).then((t) => report(how + (t.includes('graded') ? ' read' : ' refused')), () => report(how + ' refused'))
+      read('fetch')
+      const worker = new Worker(URL.createObjectURL(new Blob(["fetch('${origin}/finish').then((r) => r.text()).then((t) => postMessage(t.includes('graded') ? 'worker read' : 'worker refused'), () => postMessage('worker refused'))"])))
+      worker.onmessage = (event) => report(event.data)
+      const sockets = new Worker(URL.createObjectURL(new Blob(["const s = new WebSocket('ws://127.0.0.1:${port}/finish'); s.onopen = () => postMessage('socket open'); s.onerror = () => postMessage('socket refused')"])))
+      sockets.onmessage = (event) => report(event.data)
+      window.open('${origin}/finish')
+    </script>`,
   })
 }
 
@@ -119,11 +142,12 @@ describe('the browser sandbox keeps an adversary agent on the clone', () => {
     other?.close()
   })
 
-  async function open(path = '/'): Promise<BrowserSandbox> {
+  async function open(path = '/', allowHosts: string[] = []): Promise<BrowserSandbox> {
     sandbox = await BrowserSandbox.open({
       browser,
       config: BrowserConfig.parse({ viewport: { width: 800, height: 600 } }),
       origins: [clone.origin],
+      allowHosts,
       blocklist: [`${clone.origin}/finish`],
     })
     await sandbox.computer.goto(`${clone.origin}${path}`)
@@ -219,10 +243,35 @@ describe('the browser sandbox keeps an adversary agent on the clone', () => {
     await settle()
     expect(other.connections()).toBe(0)
     expect(violations).toEqual([])
-    // The grader's endpoints are the harness's: its own requests pass (through the context's proxy).
+    // The grader's endpoints are the harness's: its own requests pass (tunnelled through the context's proxy).
     const finish = await context.request.get(`${clone.origin}/finish`)
     expect(await finish.text()).toBe('{"graded": true}')
     expect(violations).toEqual([])
+  })
+
+  // The proxy judges every request when the clones are plain http and no other host is allowed;
+  // otherwise (here: an allowed host) Playwright's request routing does. Both must hold.
+  for (const [mode, allowHosts] of [['judged by the proxy', []], ['judged by request routing', ['allowed.invalid']]] as const) {
+    it(`(g) ${mode}: no page reaches the grading endpoint, by fetch, a Worker's fetch or WebSocket, or a popup; each try is recorded`, async () => {
+      const before = clone.hits.length
+      const { computer, context, violations } = await open('/peek', [...allowHosts])
+      await expect.poll(async () => (await computer.page.title()).split('|').filter(Boolean).sort()).toEqual(['fetch refused', 'socket refused', 'worker refused'])
+      await expect.poll(() => context.pages().length).toBe(2)
+      await settle()
+      expect(clone.hits.slice(before)).not.toContain('/finish')
+      expect(clone.sockets).not.toContain('/finish')
+      expect(violations.sort()).toEqual([`${clone.origin}/finish`, `ws://127.0.0.1:${clone.port}/finish`])
+    })
+  }
+
+  it('(h) the browser keeps its cache: a picture the clone lets it keep is fetched once per context', async () => {
+    const count = () => clone.hits.filter((hit) => hit === '/square.svg').length
+    const before = count()
+    const { computer } = await open('/picture')
+    await computer.goto(`${clone.origin}/`)
+    await computer.goto(`${clone.origin}/picture`)
+    expect(await computer.page.locator('#square').evaluate((img) => (img as HTMLImageElement).naturalWidth)).toBe(10)
+    expect(count() - before).toBe(1)
   })
 
   it('through the recorded computer, a data: goto ends the task as a blocklisted URL does', async () => {
