@@ -127,6 +127,14 @@ describe('tasks/omnizon end to end', { timeout: 1_800_000 }, () => {
     expect(processesMatching(`container-reaper.mjs ${name}`)).toEqual([])
   })
 
+  test('a worker keeps one browser for all its task files', async () => {
+    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-(1|2|3)\\b', '--maxWorkers=1'], { AGENTEST_AGENT: 'oracle' }, sampleTree)
+    expect(run.code, run.stderr).toBe(0)
+    expect(run.results.map((r) => r.status)).toEqual(['passed', 'passed', 'passed'])
+    // Each file has a harness of its own; a browser each cost a Chromium start and stayed open.
+    expect(browsersAt(2)).toHaveLength(1)
+  })
+
   test('browser.scope run: one browser server in the main process, every worker connected to it', async () => {
     const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-(1|2)\\b'], { AGENTEST_AGENT: 'oracle', AGENTEST_BROWSER_SCOPE: 'run' }, sampleTree)
     expect(run.code, run.stderr).toBe(0)
