@@ -102,7 +102,7 @@ export function renderTable(rows: Comparison[]): string {
       `${valueCell(row.bare.median_s, row.unit)} (${row.bare_label})`,
       ratioCell(row),
       row.goal,
-      row.problems.length > 0 ? 'WRONG' : row.met ? 'yes' : 'no',
+      row.problems.length > 0 ? 'WRONG' : row.goal === '—' ? '—' : row.met ? 'yes' : 'no',
     ]),
   ]
   const widths = lines[0]!.map((_, col) => Math.max(...lines.map((l) => l[col]!.length)))
