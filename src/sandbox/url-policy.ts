@@ -31,7 +31,7 @@ export class UrlPolicy {
    */
   classify(url: string): Verdict {
     if (url.startsWith('data:') || url.startsWith('blob:') || url.startsWith('about:')) return 'allow'
-    if (this.blocked.some((match) => match(url))) return 'blocked'
+    if (this.isBlocked(url)) return 'blocked'
     let parsed: URL
     try {
       parsed = new URL(url)
@@ -65,8 +65,17 @@ export class UrlPolicy {
     const scheme = parsed && { 'ws:': 'http:', 'wss:': 'https:' }[parsed.protocol]
     if (!parsed || !scheme) return 'blocked'
     const asHttp = `${scheme}${parsed.href.slice(parsed.protocol.length)}`
-    if (this.blocked.some((match) => match(url))) return 'blocked'
+    if (this.isBlocked(url)) return 'blocked'
     return this.classify(asHttp) === 'allow' ? 'allow' : 'blocked'
+  }
+
+  /**
+   * Whether the blocklist names the URL, as written or with its path percent-decoded: servers
+   * route `/%66inish` to `/finish` (Omnizon's Hono does), and browsers send it as written.
+   */
+  private isBlocked(url: string): boolean {
+    const decoded = decodedPath(url)
+    return this.blocked.some((match) => match(url) || (decoded !== null && match(decoded)))
   }
 
   /** Whether a connection to `host:port` (a proxy's CONNECT) reaches a clone or an allowed host. */
@@ -83,6 +92,21 @@ function parse(url: string): URL | null {
   } catch {
     return null
   }
+}
+
+/** The URL with its path percent-decoded (until nothing changes), or null when there is nothing to decode. */
+function decodedPath(url: string): string | null {
+  const parsed = parse(url)
+  if (!parsed || !parsed.pathname.includes('%')) return null
+  let path = parsed.pathname
+  for (let round = 0; round < 3 && path.includes('%'); round++) {
+    try {
+      path = decodeURIComponent(path)
+    } catch {
+      break
+    }
+  }
+  return `${parsed.protocol}//${parsed.host}${path}${parsed.search}`
 }
 
 function portOf(url: URL): string {

@@ -110,6 +110,7 @@ function clonePages(other: number) {
       const report = ${REPORT}
       const read = (how, init) => fetch('${origin}/finish', init).then((r) => r.text()).then((t) => report(how + (t.includes('graded') ? ' read' : ' refused')), () => report(how + ' refused'))
       read('fetch')
+      fetch('${origin}/%66inish').then((r) => report(r.ok ? 'escaped fetched' : 'escaped refused'), () => report('escaped refused'))
       const worker = new Worker(URL.createObjectURL(new Blob(["fetch('${origin}/finish').then((r) => r.text()).then((t) => postMessage(t.includes('graded') ? 'worker read' : 'worker refused'), () => postMessage('worker refused'))"])))
       worker.onmessage = (event) => report(event.data)
       const sockets = new Worker(URL.createObjectURL(new Blob(["const s = new WebSocket('ws://127.0.0.1:${port}/finish'); s.onopen = () => postMessage('socket open'); s.onerror = () => postMessage('socket refused')"])))
@@ -252,15 +253,19 @@ describe('the browser sandbox keeps an adversary agent on the clone', () => {
   // The proxy judges every request when the clones are plain http and no other host is allowed;
   // otherwise (here: an allowed host) Playwright's request routing does. Both must hold.
   for (const [mode, allowHosts] of [['judged by the proxy', []], ['judged by request routing', ['allowed.invalid']]] as const) {
-    it(`(g) ${mode}: no page reaches the grading endpoint, by fetch, a Worker's fetch or WebSocket, or a popup; each try is recorded`, async () => {
+    it(`(g) ${mode}: no page reaches the grading endpoint, by fetch (its path escaped too), a Worker's fetch or WebSocket, or a popup; each try is recorded`, async () => {
       const before = clone.hits.length
-      const { computer, context, violations } = await open('/peek', [...allowHosts])
-      await expect.poll(async () => (await computer.page.title()).split('|').filter(Boolean).sort()).toEqual(['fetch refused', 'socket refused', 'worker refused'])
+      const { context, violations } = await open('/peek', [...allowHosts])
+      // The popup becomes the computer's page once it opens: the reports are on the first one.
+      const [peek] = context.pages()
+      await expect.poll(async () => (await peek!.title()).split('|').filter(Boolean).sort()).toEqual(['escaped refused', 'fetch refused', 'socket refused', 'worker refused'])
       await expect.poll(() => context.pages().length).toBe(2)
       await settle()
       expect(clone.hits.slice(before)).not.toContain('/finish')
+      // A server may decode `/%66inish` to `/finish`: the escaped spelling is blocked too.
+      expect(clone.hits.slice(before)).not.toContain('/%66inish')
       expect(clone.sockets).not.toContain('/finish')
-      expect(violations.sort()).toEqual([`${clone.origin}/finish`, `ws://127.0.0.1:${clone.port}/finish`])
+      expect(violations.sort()).toEqual([`${clone.origin}/%66inish`, `${clone.origin}/finish`, `ws://127.0.0.1:${clone.port}/finish`])
     })
   }
 

@@ -28,6 +28,16 @@ describe('UrlPolicy', () => {
     expect(policy.classify('http://127.0.0.1:4100/finish')).toBe('blocked')
     expect(policy.classify('http://127.0.0.1:4100/ADMIN/users')).toBe('blocked')
   })
+
+  test('a blocklisted path spelled with percent escapes is still blocked (servers decode them)', () => {
+    expect(policy.classify('http://127.0.0.1:4100/%66inish')).toBe('blocked')
+    expect(policy.classify('http://127.0.0.1:4100/fin%69sh?x=1')).toBe('blocked')
+    expect(policy.classify('http://127.0.0.1:4100/%2566inish')).toBe('blocked')
+    expect(policy.classify('http://127.0.0.1:4100/%61dmin')).toBe('blocked')
+    expect(policy.classifySocket('ws://127.0.0.1:4100/%66inish')).toBe('blocked')
+    expect(policy.classify('http://127.0.0.1:4100/%zz')).toBe('allow')
+    expect(policy.classify('http://127.0.0.1:4100/caf%C3%A9')).toBe('allow')
+  })
 })
 
 describe('UrlPolicy: what a frame may show', () => {
