@@ -14,8 +14,12 @@ const ids = taskIds('omnizon')
 
 /** What a run's main process had running below it, sampled until it ended (by `sampleTree`). */
 let sampled: Array<ProcessInfo & { depth: number }> = []
-/** Browser processes (Chromium's own helpers have a --type) that many levels below the main process. */
-const browsersAt = (depth: number) => sampled.filter((p) => p.depth === depth && /chrom/.test(p.command) && !p.command.includes('--type='))
+/**
+ * Browsers Playwright launched (each with --remote-debugging-pipe) that many levels below the main
+ * process. Chromium's helpers have a --type; its crash handler has neither, and is a child of the
+ * browser for a moment before it detaches, so a sample could count it as one.
+ */
+const browsersAt = (depth: number) => sampled.filter((p) => p.depth === depth && /chrom/.test(p.command) && p.command.includes('--remote-debugging-pipe'))
 
 async function sampleTree(_results: string, pid: number): Promise<void> {
   sampled = []
