@@ -36,7 +36,7 @@ export class EgressGuard {
     private readonly policy: UrlPolicy,
     private readonly refused: (what: string) => void,
     /** Whether this proxy judges the clones' requests too (see above). */
-    readonly judges: boolean,
+    private readonly judges: boolean,
   ) {
     server.on('connection', (socket: Socket) => this.track(socket))
     server.on('request', (req, res) => this.forward(req, res))
@@ -70,28 +70,20 @@ export class EgressGuard {
     await new Promise((resolve) => this.server.close(resolve))
   }
 
+  /**
+   * A CONNECT. It is opened only to read what it is for: a WebSocket's handshake names its URL.
+   * To a clone or an allowed host it then joins its target, unless the handshake is blocklisted
+   * (a Worker's socket is seen by no page-level route); anywhere else it is dropped.
+   */
   private tunnel(authority: string, client: Duplex, head: Buffer): void {
     this.track(client)
     client.on('error', () => client.destroy())
     const target = parseTarget(`http://${authority}`)
-    if (target && this.policy.mayConnect(target.host, target.port)) {
-      // A Worker's WebSocket is seen by no page-level route: its handshake is judged here.
-      client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
-      this.firstBytes(client, head, (first) => {
-        const socket = webSocketUrl(authority, first)
-        if (socket && this.policy.classifySocket(socket) === 'blocked') {
-          this.refused(socket)
-          client.destroy()
-          return
-        }
-        this.open(target, client, first)
-      })
-      return
-    }
-    // Open the tunnel only to read what it was for (a WebSocket's request line names its path).
+    const reachable = target !== null && this.policy.mayConnect(target.host, target.port)
     client.write('HTTP/1.1 200 Connection Established\r\n\r\n')
     this.firstBytes(client, head, (first) => {
       const socket = webSocketUrl(authority, first)
+      if (reachable && !(socket && this.policy.classifySocket(socket) === 'blocked')) return this.open(target, client, first)
       if (socket) this.refused(socket)
       client.destroy()
     })
@@ -123,8 +115,7 @@ export class EgressGuard {
   private forward(req: IncomingMessage, res: ServerResponse): void {
     const url = req.url ?? ''
     const target = parseTarget(url)
-    const reachable = target !== null && this.policy.mayConnect(target.host, target.port)
-    const verdict = this.judges ? this.policy.classify(url) : reachable ? 'allow' : 'offsite'
+    const verdict = this.judges ? this.policy.classify(url) : target && this.policy.mayConnect(target.host, target.port) ? 'allow' : 'offsite'
     if (verdict === 'blocked') this.refused(url)
     if (verdict !== 'allow') {
       res.writeHead(403).end()
