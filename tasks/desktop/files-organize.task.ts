@@ -1,5 +1,5 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { expectNoShellCommand, inTerminal, KEEP_SHELL_HISTORY, launch, untilShell, untilWindow } from './support.ts'
+import { expectNoShellCommand, inTerminal, KEEP_SHELL_HISTORY, launch, takeInto, untilShell, untilWindow } from './support.ts'
 
 const IMAGES = ['beach.jpg', 'birthday.png', 'cat.jpg', 'sunset.jpeg']
 const OTHERS = ['budget.txt', 'invoice.pdf', 'notes.txt']
@@ -27,12 +27,9 @@ async function newFolder({ computer, desktop }: SolutionContext): Promise<void> 
  * Moves one file into Pictures: select it by typing its name (type-ahead), cut, open Pictures
  * the same way, paste, and go back up with Alt+Up. With `copy`, copies instead.
  */
-async function moveFile({ computer, desktop }: SolutionContext, name: string, copy = false): Promise<void> {
-  await computer.type(name)
-  await computer.keypress(['escape'])
-  await computer.keypress(['ctrl', copy ? 'c' : 'x'])
-  await computer.type('pictures\n')
-  await untilWindow(desktop, /^Pictures$/)
+async function moveFile(context: SolutionContext, name: string, copy = false): Promise<void> {
+  const { computer, desktop } = context
+  await takeInto(context, name, 'pictures', /^Pictures$/, copy)
   await computer.keypress(['ctrl', 'v'])
   await untilShell(desktop, `test -f ~/Desktop/Pictures/${name}`)
   await computer.keypress(['alt', 'up'])

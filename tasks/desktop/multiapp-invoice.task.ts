@@ -10,6 +10,8 @@ import {
   launch,
   paperMode,
   RECENT_APP,
+  saveAs,
+  takeInto,
   untilShell,
   untilWindow,
 } from './support.ts'
@@ -43,11 +45,7 @@ async function errand(
   await computer.type(line)
   await computer.keypress(['ctrl', 's'])
   await untilWindow(desktop, /^Save As$/)
-  // Whatever the name field proposes, select all of it and type the full path over it.
-  await computer.keypress(['end'])
-  await computer.keypress(['shift', 'home'])
-  await computer.type('/home/agent/invoice.txt\n')
-  await untilShell(desktop, 'test -s ~/invoice.txt')
+  await saveAs(context, '/home/agent/invoice.txt')
   await computer.keypress(['ctrl', 'q'])
   await untilWindow(desktop, /^agent$/)
   await computer.keypress(['ctrl', 'shift', 'n'])
@@ -55,11 +53,7 @@ async function errand(
   await computer.type('Invoices\n')
   await untilShell(desktop, 'test -d ~/Invoices')
   await untilWindow(desktop, /^agent$/)
-  await computer.type('invoice.')
-  await computer.keypress(['escape'])
-  await computer.keypress(['ctrl', keep === 'move' ? 'x' : 'c'])
-  await computer.type('invoices\n')
-  await untilWindow(desktop, /^Invoices$/)
+  await takeInto(context, 'invoice.', 'invoices', /^Invoices$/, keep === 'copy')
   await computer.keypress(['ctrl', 'v'])
   await untilShell(desktop, 'test -f ~/Invoices/invoice.txt')
 }

@@ -64,21 +64,80 @@ async function waitFor(what: () => string, ready: () => Promise<boolean>, timeou
 }
 
 /**
- * Alt+Tab to the window titled `title` (the one used before the focused one). On a busy machine
- * openbox now and then misses a quick Alt+Tab and the focus stays put; then the keys are pressed
- * again, but only while the focus has not moved, so a late switch is never undone.
+ * Does `act`, then waits for `done` (told how long to wait). On a busy machine an app now and
+ * then misses keys that came while it was still busy (a quick Alt+Tab, a folder view still
+ * loading, a dialog just drawn), and the step never completes. Then `act` is done again, but
+ * only while the focused window is the one the step started in: once the focus has moved, the
+ * step is waited for, never done twice.
  */
-export async function altTabTo({ computer, desktop }: SolutionContext, title: RegExp, tries = 3): Promise<void> {
+export async function retrying(
+  desktop: Desktop,
+  act: (attempt: number) => Promise<void>,
+  done: (timeoutMs: number) => Promise<void>,
+  tries = 3,
+): Promise<void> {
   const before = await activeTitle(desktop)
   for (let attempt = 1; ; attempt++) {
-    await computer.keypress(['alt', 'tab'])
+    await act(attempt)
     try {
-      await untilWindow(desktop, title, 10_000)
-      return
+      return await done(attempt < tries ? 10_000 : 30_000)
     } catch (error) {
-      if (attempt >= tries || (await activeTitle(desktop)) !== before) throw error
+      if (attempt >= tries) throw error
+      if ((await activeTitle(desktop)) !== before) return await done(30_000)
     }
   }
+}
+
+/** Alt+Tab to the window titled `title` (the one used before the focused one). */
+export async function altTabTo({ computer, desktop }: SolutionContext, title: RegExp): Promise<void> {
+  await retrying(
+    desktop,
+    () => computer.keypress(['alt', 'tab']),
+    (timeoutMs) => untilWindow(desktop, title, timeoutMs),
+  )
+}
+
+/**
+ * Types a full path over a save dialog's name field and presses Enter, then waits for the file.
+ * A dialog just drawn can lose the keys; then they are typed again while it is still open.
+ */
+export async function saveAs({ computer, desktop }: SolutionContext, path: string): Promise<void> {
+  await retrying(
+    desktop,
+    async () => {
+      // Whatever the field proposes, select all of it and type over it.
+      await computer.keypress(['end'])
+      await computer.keypress(['shift', 'home'])
+      await computer.type(`${path}\n`)
+    },
+    (timeoutMs) => untilShell(desktop, `test -s ${path}`, timeoutMs),
+  )
+}
+
+/**
+ * In pcmanfm: picks `item` by typing its name (type-ahead), cuts it (or with `copy`, copies
+ * it), then opens `folder` the same way and waits for its window, titled `title`. A folder view
+ * still loading misses the typing; then it is all done again (after Escape closes the search
+ * box) while the window has not changed.
+ */
+export async function takeInto(
+  { computer, desktop }: SolutionContext,
+  item: string,
+  folder: string,
+  title: RegExp,
+  copy = false,
+): Promise<void> {
+  await retrying(
+    desktop,
+    async (attempt) => {
+      if (attempt > 1) await computer.keypress(['escape'])
+      await computer.type(item)
+      await computer.keypress(['escape'])
+      await computer.keypress(['ctrl', copy ? 'c' : 'x'])
+      await computer.type(`${folder}\n`)
+    },
+    (timeoutMs) => untilWindow(desktop, title, timeoutMs),
+  )
 }
 
 /** Waits until the focused window's title matches (a dialog opened, an app came to the front). */
@@ -171,7 +230,8 @@ export async function gnumericRepeatExport({ computer, desktop }: SolutionContex
  * Down, Enter), then the full path typed over the whole name field. (Ctrl+S would save
  * Gnumeric's own format; its file-type list cannot be reached from the keyboard.)
  */
-export async function gnumericExportCsv({ computer, desktop }: SolutionContext, path: string): Promise<void> {
+export async function gnumericExportCsv(context: SolutionContext, path: string): Promise<void> {
+  const { computer, desktop } = context
   await computer.keypress(['alt', 'd'])
   await untilMenuOpen(desktop)
   await computer.keypress(['up'])
@@ -179,11 +239,7 @@ export async function gnumericExportCsv({ computer, desktop }: SolutionContext, 
   await computer.keypress(['down'])
   await computer.keypress(['enter'])
   await untilWindow(desktop, /^Export the current workbook or sheet to$/)
-  // The name field holds "<book>.csv" with "<book>" selected: select it all and type over it.
-  await computer.keypress(['end'])
-  await computer.keypress(['shift', 'home'])
-  await computer.type(`${path}\n`)
-  await untilShell(desktop, `test -s ${path}`)
+  await saveAs(context, path)
 }
 
 // ---------------------------------------------------------------------------------------------
