@@ -32,6 +32,8 @@ export interface BareDesktopOptions {
 }
 
 export interface BareDesktopResult {
+  /** Create call until the container's display and window manager are up, in seconds. */
+  display_s: number
   /** Create call until the app's window has the focus, in seconds. */
   ready_s: number
   /** Create call until the container is removed, in seconds. */
@@ -46,6 +48,7 @@ export async function bareDesktop(options: BareDesktopOptions): Promise<BareDesk
   const { docker, limits, app } = options
   const timeoutS = Math.ceil((options.timeoutMs ?? 60_000) / 1000)
   const started = performance.now()
+  const startedAt = Date.now()
   const container = await docker.createContainer({
     name: `agentest-perf-bare-${randomBytes(4).toString('hex')}`,
     Image: options.image,
@@ -64,13 +67,16 @@ export async function bareDesktop(options: BareDesktopOptions): Promise<BareDesk
     },
   })
   let ready_s: number
+  let display_s: number
   let screenshot: Buffer
   try {
     await container.start()
-    // One exec does it all: a round trip per probe would cost more than the probes.
+    // One exec does it all: a round trip per probe would cost more than the probes. It says
+    // when the display was up by the clock the container shares with the host.
     const title = app.title.replaceAll("'", `'\\''`)
     const script = [
       'until [ -e /tmp/openbox-ready ]; do sleep 0.02; done',
+      'date +%s%3N',
       ...(app.prepare ? [app.prepare] : []),
       `${app.command} >/dev/null 2>&1 </dev/null &`,
       `until xdotool getactivewindow getwindowname 2>/dev/null | grep -qE -- '${title}'; do sleep 0.05; done`,
@@ -78,13 +84,16 @@ export async function bareDesktop(options: BareDesktopOptions): Promise<BareDesk
     const launched = await exec(container, ['timeout', String(timeoutS), 'sh', '-c', script])
     if (launched.code !== 0) throw new Error(`the ${app.command} window titled /${app.title}/ did not come up (exit ${launched.code}): ${launched.stderr.trim()}`)
     ready_s = (performance.now() - started) / 1000
+    const displayAt = Number(launched.stdout.toString().trim().split('\n')[0])
+    if (!Number.isFinite(displayAt)) throw new Error(`the launch script did not say when the display was up: ${launched.stdout.toString().trim()}`)
+    display_s = Math.max(0, (displayAt - startedAt) / 1000)
     const shot = await exec(container, ['import', '-window', 'root', 'png:-'])
     if (shot.code !== 0) throw new Error(`import failed (exit ${shot.code}): ${shot.stderr.trim()}`)
     screenshot = shot.stdout
   } finally {
     await container.remove({ force: true, v: true })
   }
-  return { ready_s, whole_s: (performance.now() - started) / 1000, screenshot }
+  return { display_s, ready_s, whole_s: (performance.now() - started) / 1000, screenshot }
 }
 
 /** Runs a command as the desktop user and collects its output and exit code. */
