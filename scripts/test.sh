@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# npm test: the framework's tests, then the type check. Arguments go to Vitest
+# (npm test -- test/unit). Everything the tests put in the temp folder (child runs' records
+# and screenshots, browser profiles, configs: about 1.5 GB in a full run) goes into one folder
+# of this run, removed when it ends, however it ends.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+base=${TMPDIR:-/tmp}
+
+# Folders of earlier runs that could not remove theirs (killed outright): their owner is gone.
+for old in "$base"/agentest-test-*; do
+  [ -d "$old" ] || continue
+  owner=$(cat "$old/.owner" 2>/dev/null || true)
+  if [ -n "$owner" ] && kill -0 "$owner" 2>/dev/null; then continue; fi
+  # One without an owner yet may be a run starting this very moment.
+  if [ -z "$owner" ] && [ -z "$(find "$old" -maxdepth 0 -mmin +1)" ]; then continue; fi
+  rm -rf "$old"
+done
+
+scratch=$(mktemp -d "$base/agentest-test-XXXXXX")
+echo $$ > "$scratch/.owner"
+# An interrupted child run still writes its records for a moment after Ctrl-C: try again.
+cleanup() {
+  for _ in $(seq 10); do
+    rm -rf "$scratch" 2>/dev/null && return
+    sleep 1
+  done
+}
+trap cleanup EXIT
+export TMPDIR="$scratch"
+npx vitest run --project framework --project framework-gate "$@"
+npx tsc --noEmit
