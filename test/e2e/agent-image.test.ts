@@ -1,8 +1,8 @@
 import { afterAll, describe, expect, test } from 'vitest'
 import { replayPolicy, startModelServer, type ModelServer } from '../../fixtures/model-server/index.ts'
-import { LABEL } from '../../src/docker/index.ts'
 import { E2E_KEY, filesHolding } from '../agents/benchmark-helpers.ts'
-import { docker, noDocker } from '../docker/docker-available.ts'
+import { noDocker } from '../docker/docker-available.ts'
+import { runContainers } from '../docker/run-containers.ts'
 import { runBenchmark, type BenchmarkRun } from './run-benchmark.ts'
 
 /**
@@ -30,10 +30,6 @@ function imageEnv(spec: string, server: ModelServer, extra: Record<string, strin
   }
 }
 
-async function leftovers(runId: string | undefined): Promise<string[]> {
-  const found = await docker.listContainers({ all: true, filters: { label: [`${LABEL.run}=${runId}`] } })
-  return found.map((c) => c.Names.join(','))
-}
 
 describe.skipIf(noDocker)('packaged agents in a benchmark run', { timeout: 900_000 }, () => {
   test('the computer-use image and the Python image solve desktop tasks through a model server bound to 127.0.0.1 only; their checks pass in the same container', async () => {
@@ -56,7 +52,7 @@ describe.skipIf(noDocker)('packaged agents in a benchmark run', { timeout: 900_0
         expect(result.trajectory.filter((s) => s.action.type !== 'message').every((s) => s.screenshot !== null)).toBe(true)
         expect(result.command_output_check_results.length).toBeGreaterThan(0)
       }
-      expect(await leftovers(run.results[0]?.run_id)).toEqual([])
+      expect(await runContainers(run.results[0]?.run_id, run.pid)).toEqual([])
     }
     expect(server.requests.some((call) => call.endpoint === 'responses')).toBe(true)
     expect(server.requests.some((call) => call.endpoint === 'chat')).toBe(true)
@@ -75,7 +71,7 @@ describe.skipIf(noDocker)('packaged agents in a benchmark run', { timeout: 900_0
     expect(result?.agent_status).toBe('timeout')
     expect(server.requests.length).toBeGreaterThan(0)
     expect(server.requests.every((call) => call.aborted)).toBe(true)
-    expect(await leftovers(result?.run_id)).toEqual([])
+    expect(await runContainers(result?.run_id, run.pid)).toEqual([])
   })
 
   test('a browser task is skipped with the reason, and a bad spec is one line', async () => {

@@ -4,8 +4,8 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { describe, expect, test } from 'vitest'
-import { LABEL } from '../../src/docker/index.ts'
-import { docker, noDocker } from '../docker/docker-available.ts'
+import { noDocker } from '../docker/docker-available.ts'
+import { runContainers } from '../docker/run-containers.ts'
 import { runBenchmark } from './run-benchmark.ts'
 
 /**
@@ -28,21 +28,19 @@ function recordsIn(dir: string): string[] {
   }
 }
 
-async function containersOf(runId: string): Promise<string[]> {
-  const found = await docker.listContainers({ all: true, filters: { label: [`${LABEL.run}=${runId}`] } })
-  return found.map((c) => c.Names.join(','))
-}
 
 describe.skipIf(noDocker)('resuming an interrupted run', { timeout: 600_000 }, () => {
   test('Ctrl-C halfway, then the same command: only the missing tasks run and nothing leaks', async () => {
     const results = mkdtempSync(join(tmpdir(), 'agentest-resume-'))
     const command = [...TASKS, '--maxWorkers=2']
     let interruptedRun = ''
+    let interruptedPid = 0
     let done: string[] = []
     const interrupted = await runBenchmark(
       command,
       {},
       async (resultsDir, pid) => {
+        interruptedPid = pid
         for (let waited = 0; done.length < 3 && waited < 240_000; waited += 200) {
           await sleep(200)
           interruptedRun = readdirSync(resultsDir)[0] ?? ''
@@ -79,10 +77,11 @@ describe.skipIf(noDocker)('resuming an interrupted run', { timeout: 600_000 }, (
     expect(resumed.summary?.totals).toMatchObject({ total: IDS.length, passed: IDS.length, cached: kept.length })
 
     // The interrupted run's reaper sweeps once its main process is gone.
-    let left = [...(await containersOf(interruptedRun)), ...(await containersOf(resumed.results[0]!.run_id))]
+    const leftovers = async () => [...(await runContainers(interruptedRun, interruptedPid)), ...(await runContainers(resumed.results[0]!.run_id, resumed.pid))]
+    let left = await leftovers()
     for (let waited = 0; left.length > 0 && waited < 25_000; waited += 500) {
       await sleep(500)
-      left = [...(await containersOf(interruptedRun)), ...(await containersOf(resumed.results[0]!.run_id))]
+      left = await leftovers()
     }
     expect(left).toEqual([])
   })

@@ -10,6 +10,8 @@ export const ROOT = resolve(import.meta.dirname, '../..')
 export const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
 
 export interface BenchmarkRun {
+  /** The run's main process (its containers carry it as a label). */
+  pid: number
   code: number | null
   stdout: string
   stderr: string
@@ -71,7 +73,7 @@ async function runChild(
   // The run this call made: the one folder that was not there before.
   const runs = readdirSync(resultsDir).filter((name) => !before.has(name) && !name.startsWith('.'))
   const runDir = runs.length === 1 ? join(resultsDir, runs[0]!) : null
-  return { code, stdout, stderr, runDir, ...(runDir ? readRun(runDir) : { results: [], summary: null }) }
+  return { pid: child.pid!, code, stdout, stderr, runDir, ...(runDir ? readRun(runDir) : { results: [], summary: null }) }
 }
 
 /** The records and summary of a run folder; parsing with the schemas is the validation. */

@@ -6,6 +6,7 @@ import { LABEL } from '../../src/docker/labels.ts'
 import type { TestCaseRun } from '../../src/schema/run.ts'
 import { E2E_KEY, filesHolding } from '../agents/benchmark-helpers.ts'
 import { docker, noDocker } from '../docker/docker-available.ts'
+import { runContainers } from '../docker/run-containers.ts'
 import { runBenchmark, type BenchmarkRun } from './run-benchmark.ts'
 
 /**
@@ -77,7 +78,7 @@ describe.skipIf(noDocker)('packaged agents are observed, not believed', { timeou
       // The screen's size, not the forged 1x1 picture.
       expect([png.readUInt32BE(16), png.readUInt32BE(20)]).toEqual([1280, 800])
     }
-    expect(await leftovers(result?.run_id)).toEqual([])
+    expect(await runContainers(result?.run_id, run.pid)).toEqual([])
   })
 
   test('an agent that echoes its key in thoughts, typing, errors, answers and logs leaves it nowhere under runs/', async () => {
@@ -105,10 +106,6 @@ async function keptContainer(runId: string | undefined): Promise<string> {
   return found[0].Id
 }
 
-async function leftovers(runId: string | undefined): Promise<string[]> {
-  const found = await docker.listContainers({ all: true, filters: { label: [`${LABEL.run}=${runId}`] } })
-  return found.map((c) => c.Names.join(','))
-}
 
 async function removeRun(runId: string | undefined): Promise<void> {
   const found = await docker.listContainers({ all: true, filters: { label: [`${LABEL.run}=${runId}`] } })
