@@ -58,6 +58,9 @@ interface Sequence {
   whole_s: number
 }
 
+/** The bare side also says when its display was up. */
+type BareSequence = Sequence & { display_s: number }
+
 /** A pooled sandbox's open(): its own part (take, rename, display check), then the task's setup_cmd. */
 interface Pooled {
   pooled_s: number
@@ -77,7 +80,7 @@ export const compare: Compare<P2Options> = async (options) => {
   const runId = `perf-p2-${randomBytes(3).toString('hex')}`
   const labels = { [RUN_LABEL]: runId }
   const per = new Map(
-    apps.map((name) => [name, { harness: [] as Sequence[], bare: [] as Sequence[], phases: [] as Phases[], problems: [] as string[], pooled: [] as Pooled[], display: [] as number[], poolProblems: [] as string[] }]),
+    apps.map((name) => [name, { harness: [] as Sequence[], bare: [] as BareSequence[], phases: [] as Phases[], problems: [] as string[], pooled: [] as Pooled[], poolProblems: [] as string[] }]),
   )
   const pool = options.pool === false ? null : new WarmPool({ docker, runId, size: 1, limits })
   const whole = { harness: [] as number[], task: [] as number[], bare: [] as number[], problems: [] as string[] }
@@ -99,7 +102,6 @@ export const compare: Compare<P2Options> = async (options) => {
           const result = await bareDesktop({ docker, image, limits, app: desktop.app, labels })
           checkScreenshot(result.screenshot)
           mine.bare.push(result)
-          mine.display.push(result.display_s)
         })
         if (!pool) continue
         log(`P2 round ${round}/${options.rounds}: ${name}, harness from a warm pool…`)
@@ -142,24 +144,15 @@ export const compare: Compare<P2Options> = async (options) => {
   if (pool) {
     apps.forEach((name, i) => {
       const mine = per.get(name)!
-      const harness = timing(mine.pooled.map((p) => p.pooled_s))
-      const bare = timing(mine.display)
-      rows.push({
-        id: `P2${letter(2 * apps.length + i)}`,
-        work: `${name} desktop from a warm pool: taken until ready for the task's setup_cmd`,
-        unit: 's',
-        harness,
-        bare,
-        bare_label: 'bare dockerode, a fresh container until its display is up',
-        ratio: harness.median_s > 0 && bare.median_s > 0 ? harness.median_s / bare.median_s : 0,
-        goal: '≤ 0.3 s',
-        met: mine.pooled.length > 0 && harness.median_s <= 0.3,
-        problems: [...mine.poolProblems, ...left],
-        notes: [
-          'a pool of 1 started container, filled before each round; taken, renamed for the task, its display and window manager confirmed by one exec',
-          ...(mine.pooled.length ? [`then the task's setup_cmd (${name} started, its window settled) took ${timing(mine.pooled.map((p) => p.setup_s)).median_s.toFixed(2)} s in the pooled container`] : []),
-        ],
-      })
+      const pooled = mine.pooled.map((p) => p.pooled_s)
+      const notes = [
+        'a pool of 1 started container, filled before each round; taken, renamed for the task, its display and window manager confirmed by one exec',
+        ...(pooled.length ? [`then the task's setup_cmd (${name} started, its window settled) took ${timing(mine.pooled.map((p) => p.setup_s)).median_s.toFixed(2)} s in the pooled container`] : []),
+      ]
+      const work = `${name} desktop from a warm pool: taken until ready for the task's setup_cmd`
+      const compared = row(`P2${letter(2 * apps.length + i)}`, work, pooled, mine.bare.map((b) => b.display_s), [...mine.poolProblems, ...left], notes)
+      const met = pooled.length > 0 && compared.harness.median_s <= 0.3
+      rows.push({ ...compared, bare_label: 'bare dockerode, a fresh container until its display is up', goal: '≤ 0.3 s', met })
     })
   }
   if (options.whole !== false) {
