@@ -30,7 +30,6 @@ function imageEnv(spec: string, server: ModelServer, extra: Record<string, strin
   }
 }
 
-
 describe.skipIf(noDocker)('packaged agents in a benchmark run', { timeout: 900_000 }, () => {
   test('the computer-use image and the Python image solve desktop tasks through a model server bound to 127.0.0.1 only; their checks pass in the same container', async () => {
     const oracle = await runBenchmark(TASKS, { AGENTEST_AGENT: 'oracle' })

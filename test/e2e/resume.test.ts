@@ -28,7 +28,6 @@ function recordsIn(dir: string): string[] {
   }
 }
 
-
 describe.skipIf(noDocker)('resuming an interrupted run', { timeout: 600_000 }, () => {
   test('Ctrl-C halfway, then the same command: only the missing tasks run and nothing leaks', async () => {
     const results = mkdtempSync(join(tmpdir(), 'agentest-resume-'))

@@ -106,7 +106,6 @@ async function keptContainer(runId: string | undefined): Promise<string> {
   return found[0].Id
 }
 
-
 async function removeRun(runId: string | undefined): Promise<void> {
   const found = await docker.listContainers({ all: true, filters: { label: [`${LABEL.run}=${runId}`] } })
   await Promise.all(found.map((c) => docker.getContainer(c.Id).remove({ force: true })))
