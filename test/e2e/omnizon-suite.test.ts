@@ -22,9 +22,13 @@ let sampled: Array<ProcessInfo & { depth: number }> = []
 const browsersAt = (depth: number) => sampled.filter((p) => p.depth === depth && /chrom/.test(p.command) && p.command.includes('--remote-debugging-pipe'))
 
 async function sampleTree(_results: string, pid: number): Promise<void> {
+  // Each process as last seen: Debian's chromium is a shell script that execs the browser, and a
+  // process between its fork and its exec still shows its parent's command (or none).
+  const seen = new Map<number, ProcessInfo & { depth: number }>()
   sampled = []
   while (isAlive(pid)) {
-    sampled.push(...descendantsOf(pid).filter((p) => !sampled.some((seen) => seen.pid === p.pid)))
+    for (const child of descendantsOf(pid)) if (child.command) seen.set(child.pid, child)
+    sampled = [...seen.values()]
     await sleep(100)
   }
 }
