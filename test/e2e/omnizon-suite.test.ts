@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { beforeAll, describe, expect, test } from 'vitest'
 import { gateRows, renderGate, variantProblems, type Declared, type GateRuns } from '../../src/validity/gate.ts'
 import { declaredVariants } from '../../src/validity/validate.ts'
@@ -15,11 +15,15 @@ const ids = taskIds('omnizon')
 /** What a run's main process had running below it, sampled until it ended (by `sampleTree`). */
 let sampled: Array<ProcessInfo & { depth: number }> = []
 /**
- * Browsers Playwright launched (each with --remote-debugging-pipe) that many levels below the main
- * process. Chromium's helpers have a --type; its crash handler has neither, and is a child of the
- * browser for a moment before it detaches, so a sample could count it as one.
+ * A browser Playwright launched: Chromium's own binary, driven over --remote-debugging-pipe. Not
+ * Debian's /usr/bin/chromium, a shell script that execs it (its subshells show the same command),
+ * and not a helper (they have a --type; one between fork and exec still shows the browser's command).
  */
-const browsersAt = (depth: number) => sampled.filter((p) => p.depth === depth && /chrom/.test(p.command) && p.command.includes('--remote-debugging-pipe'))
+const isBrowser = (command: string) =>
+  /chrom|headless_shell/.test(basename(command.split(' ')[0] ?? '')) && command.includes('--remote-debugging-pipe') && !command.includes('--type=')
+/** Browsers that many levels below the main process (a browser's fork before its exec is no browser of its own). */
+const browsersAt = (depth: number) =>
+  sampled.filter((p) => p.depth === depth && isBrowser(p.command) && !sampled.some((q) => q.pid === p.parent && isBrowser(q.command)))
 
 async function sampleTree(_results: string, pid: number): Promise<void> {
   // Each process as last seen: Debian's chromium is a shell script that execs the browser, and a
