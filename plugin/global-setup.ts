@@ -24,7 +24,7 @@ import { stringify } from 'yaml'
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const run = project.getProvidedContext()['agentest:run']
   const log = (line: string) => project.vitest.logger.log(`agentest: ${line}`)
-  const found = failOnInputError(() => findBrowser(run.config.browser.executable_path))
+  const found = failOnInputError(() => findBrowser(run.config.browser.executable_path, run.config.browser.headless))
   const docker = await prepareDocker(run, log)
   const environments = new OnDemandEnvironments(declaredEnvironments(run.config), {
     cwd: run.config_file ? dirname(run.config_file) : run.root,

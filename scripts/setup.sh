@@ -33,7 +33,7 @@ elif command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ]; then
   say "no browser found: installing Debian's chromium"
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
-  apt-get install -y -qq --no-install-recommends chromium fonts-liberation fonts-dejavu-core >/dev/null
+  apt-get install -y -qq --no-install-recommends chromium chromium-headless-shell fonts-liberation fonts-dejavu-core >/dev/null
   browser=$(find_browser) || { say "chromium did not install"; exit 1; }
   say "browser: $browser"
 else
@@ -42,6 +42,16 @@ else
   say "  sudo apt-get install chromium           (Debian/Ubuntu)"
   say "or point AGENTEST_BROWSER at a Chromium executable."
   exit 1
+fi
+
+# Debian's chromium without its headless shell (the build Playwright runs headless, a third
+# cheaper per task): add it, when this is a system chromium we may install packages beside.
+if [ "$browser" = /usr/bin/chromium ] && [ ! -x /usr/lib/chromium/chromium-headless-shell ] &&
+  command -v apt-get >/dev/null 2>&1 && [ "$(id -u)" = 0 ] && dpkg -s chromium >/dev/null 2>&1; then
+  say "installing Debian's chromium-headless-shell beside chromium"
+  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium-headless-shell >/dev/null ||
+    { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium-headless-shell >/dev/null; } ||
+    say "chromium-headless-shell did not install: headless runs use chromium itself"
 fi
 
 # 3. A Docker engine for desktop sandboxes: DOCKER_HOST or the local socket; on Debian as root,

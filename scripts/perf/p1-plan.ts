@@ -32,7 +32,7 @@ export function replayPlanOf(runDir: string): ReplayPlan {
   const tasks = folder.records.map(({ run }) => replayTaskOf(run, runDir))
   return ReplayPlan.parse({
     viewport: config.browser.viewport,
-    executable_path: findBrowser(config.browser.executable_path).executablePath,
+    executable_path: findBrowser(config.browser.executable_path, config.browser.headless).executablePath,
     headless: config.browser.headless,
     chromium_args: chromiumArgs(),
     tasks,

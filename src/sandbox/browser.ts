@@ -12,7 +12,7 @@ import { UrlPolicy } from './url-policy.ts'
  */
 export async function connectBrowser(config: BrowserConfig, wsEndpoint: string | undefined): Promise<Browser> {
   if (wsEndpoint) return chromium.connect(wsEndpoint)
-  const { executablePath } = findBrowser(config.executable_path)
+  const { executablePath } = findBrowser(config.executable_path, config.headless)
   return chromium.launch({ executablePath, headless: config.headless, args: chromiumArgs(), handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false })
 }
 
