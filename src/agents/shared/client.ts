@@ -1,5 +1,6 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import OpenAI from 'openai'
+import { createRequire } from 'node:module'
+import type OpenAI from 'openai'
 import type { z } from 'zod'
 import type { ModelSettings } from './settings.ts'
 import { cachingFetch, type ModelCacheSettings } from './model-cache.ts'
@@ -9,12 +10,21 @@ export interface TranscriptHandle {
   wrap(inner: typeof globalThis.fetch): typeof globalThis.fetch
 }
 
+const load = createRequire(import.meta.url)
+
+/**
+ * The `openai` SDK, required on first use: every worker imports this module, and most runs call
+ * no model (the SDK's import costs about 0.06 CPU-seconds).
+ */
+export const openaiSdk = (): typeof OpenAI => load('openai') as typeof OpenAI
+
 /**
  * The real `openai` client. It retries 408/409/429/5xx, timeouts and dropped connections itself,
  * with exponential backoff and Retry-After honoured; `callModel` adds retries of malformed bodies.
  */
 export function createClient(settings: ModelSettings, modelCache: ModelCacheSettings | null = null, transcript: TranscriptHandle | null = null): OpenAI {
   const fetch = modelFetch(modelCache, transcript)
+  const OpenAI = openaiSdk()
   return new OpenAI({
     apiKey: settings.apiKey,
     baseURL: settings.baseURL ?? undefined,
@@ -86,6 +96,7 @@ function backoffMs(attempt: number): number {
 }
 
 function asModelCallError(error: unknown, what: string): Error {
+  const OpenAI = openaiSdk()
   if (error instanceof OpenAI.APIConnectionTimeoutError) return new ModelCallError(`${what} timed out (every retry too)`)
   if (error instanceof OpenAI.APIConnectionError) return new ModelCallError(`${what} is unreachable: ${error.message}`)
   if (error instanceof OpenAI.APIError) return new ModelCallError(`${what} failed: ${oneLine(error.message)}`)

@@ -1,7 +1,8 @@
 import { setTimeout as sleep } from 'node:timers/promises'
-import OpenAI from 'openai'
+import type OpenAI from 'openai'
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
 import { redact } from '../../agents/shared/redact.ts'
+import { openaiSdk } from '../../agents/shared/client.ts'
 import type { GraderConfig } from '../../schema/config.ts'
 import type { Vote } from '../../schema/grading.ts'
 import type { CheckSpec } from '../../schema/task.ts'
@@ -102,7 +103,8 @@ export class Grader {
     const key = `${endpoint.baseURL}\n${endpoint.apiKeyEnv}`
     let client = this.clients.get(key)
     if (!client) {
-      client = new OpenAI({
+      const Client = openaiSdk()
+      client = new Client({
         apiKey,
         baseURL: endpoint.baseURL ?? undefined,
         timeout: this.config.timeout_ms,
@@ -121,6 +123,7 @@ export function createGrader(config: GraderConfig, env: NodeJS.ProcessEnv = proc
 }
 
 function describe(error: unknown): string {
+  const OpenAI = openaiSdk()
   if (error instanceof OpenAI.APIConnectionTimeoutError) return 'the grader timed out (every retry too)'
   if (error instanceof OpenAI.APIConnectionError) return `the grader is unreachable: ${oneLine(error.message)}`
   if (error instanceof OpenAI.APIError) return `the grader failed: ${oneLine(error.message)}`

@@ -1,4 +1,8 @@
-import sharp from 'sharp'
+import { createRequire } from 'node:module'
+import type Sharp from 'sharp'
+
+// Required on first use: most runs judge nothing, and sharp's import costs about 0.1 CPU-seconds.
+const load = createRequire(import.meta.url)
 
 /**
  * Scales a screenshot to fit `maxSide` pixels on its long side (never enlarging) and encodes it
@@ -6,6 +10,7 @@ import sharp from 'sharp'
  * block the event loop the agents and the recorder run on.
  */
 export async function fitImage(image: Buffer, maxSide: number): Promise<Buffer> {
+  const sharp = load('sharp') as typeof Sharp
   return sharp(image).resize({ width: maxSide, height: maxSide, fit: 'inside', withoutEnlargement: true }).png().toBuffer()
 }
 
