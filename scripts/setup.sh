@@ -53,6 +53,9 @@ if [ "$browser" = /usr/bin/chromium ] && [ ! -x /usr/lib/chromium/chromium-headl
     { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium-headless-shell >/dev/null; } ||
     say "chromium-headless-shell did not install: headless runs use chromium itself"
 fi
+if [ -x /usr/lib/chromium/chromium-headless-shell ] && [ -z "${AGENTEST_BROWSER:-}" ]; then
+  say "headless runs: /usr/lib/chromium/chromium-headless-shell (unless Playwright's own browser is installed)"
+fi
 
 # 3. A Docker engine for desktop sandboxes: DOCKER_HOST or the local socket; on Debian as root,
 #    install docker.io and start dockerd. Without one, desktop tasks are skipped (browser tasks run).
