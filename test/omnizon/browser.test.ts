@@ -135,6 +135,22 @@ describe.skipIf(!existsSync(CHROMIUM))('Omnizon in Chromium', () => {
     await page.context().close()
   }, 30_000)
 
+  it('shows every product picture on the home page from the page itself: no request for one, none broken', async () => {
+    const page = await newPage()
+    await page.goto(`${srv.url}/config?task_id=browser-3&run_id=run-3&remove_popup=true`)
+    const requested: string[] = []
+    page.on('request', (request) => requested.push(new URL(request.url()).pathname))
+    await page.goto(`${srv.url}/`)
+    const pictures = await page.locator('img').evaluateAll((images) =>
+      (images as HTMLImageElement[]).map((img) => ({ inline: img.src.startsWith('data:image/svg+xml;base64,'), complete: img.complete, width: img.naturalWidth })),
+    )
+    expect(pictures.length).toBeGreaterThanOrEqual(80)
+    expect(pictures.filter((p) => !p.inline || !p.complete || p.width !== 400)).toEqual([])
+    // The page and its icon, no picture.
+    expect(requested.filter((path) => path !== '/favicon.svg')).toEqual(['/'])
+    await page.context().close()
+  }, 30_000)
+
   it('ran every page without a script error', () => {
     expect(pageErrors).toEqual([])
   })
