@@ -1,4 +1,4 @@
-import { chromium, type BrowserServer } from 'playwright'
+import type { BrowserServer } from 'playwright'
 import type { TestProject } from 'vitest/node'
 import { chromiumArgs, findBrowser } from '../src/sandbox/find-browser.ts'
 import { prepareDocker } from './docker-setup.ts'
@@ -40,10 +40,12 @@ export default async function setup(project: TestProject): Promise<() => Promise
     log,
   })
   let browser: Promise<BrowserServer> | null = null
-  const launchBrowser = () =>
+  const launchBrowser = async () => {
+    // Loaded only for a run-scoped browser: Playwright's import is ~0.3 CPU-s of every run's start.
+    const { chromium } = await import('playwright')
     // Signals are the run's to handle (plugin/interrupt.ts): tasks in flight still need the browser
     // to finish their records; teardown closes it, and Playwright kills it if the process exits.
-    chromium.launchServer({
+    return chromium.launchServer({
       executablePath: found.executablePath,
       headless: run.config.browser.headless,
       args: chromiumArgs(),
@@ -51,6 +53,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
       handleSIGTERM: false,
       handleSIGHUP: false,
     })
+  }
   const services = await serveRunServices({
     environment: (name) => environments.status(name),
     browser: async () => (await (browser ??= launchBrowser())).wsEndpoint(),

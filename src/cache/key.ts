@@ -33,6 +33,8 @@ export function cacheKey(testCase: TestCase, run: ResolvedRun, content: KeyConte
     base_url: agent.base_url,
     options: agent.options,
     spec: run.agent_image ? { ref: run.agent_image.ref, spec: run.agent_image.spec } : null,
+    // A record without step screenshots must not stand in for one with them (a judge reads them).
+    ...(run.config.run.step_screenshots ? {} : { step_screenshots: false }),
   }
   const skip = (file: string) => isHarnessFile(file, root)
   const parts = [

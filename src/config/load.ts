@@ -32,6 +32,7 @@ const ENV_OVERRIDES = {
   AGENTEST_PROGRESS_MS: { path: ['run', 'progress_ms'], read: integer },
   AGENTEST_TASK_TIMEOUT_MS: { path: ['run', 'task_timeout_ms'], read: integer },
   AGENTEST_INFRA_RETRIES: { path: ['run', 'infra_retries'], read: integer },
+  AGENTEST_STEP_SCREENSHOTS: { path: ['run', 'step_screenshots'], read: boolean },
   AGENTEST_TASK_TOKENS: { path: ['limits', 'task_tokens'], read: integer },
   AGENTEST_TASK_COST_USD: { path: ['limits', 'task_cost_usd'], read: decimal },
   AGENTEST_RUN_TOKENS: { path: ['limits', 'run_tokens'], read: integer },

@@ -1,6 +1,11 @@
 import { existsSync } from 'node:fs'
-import { chromium } from 'playwright'
+import { createRequire } from 'node:module'
+import { homedir } from 'node:os'
+import { dirname, join } from 'node:path'
+import type { BrowserType } from 'playwright'
 import { InputError } from '../config/errors.ts'
+
+const require = createRequire(import.meta.url)
 
 const SYSTEM_CHROMIUMS = [
   '/usr/bin/chromium',
@@ -43,11 +48,30 @@ export function findBrowser(configured: string | null, headless = true): FoundBr
 }
 
 function playwrightChromium(): string | null {
+  if (!mayHavePlaywrightBrowsers()) return null
   try {
+    // Loaded only here: Playwright's import is ~0.3 CPU-s of every run's start in the main process.
+    const { chromium } = require('playwright') as { chromium: BrowserType }
     return chromium.executablePath()
   } catch {
     return null
   }
+}
+
+/**
+ * Whether `npx playwright install` may have put browsers here: PLAYWRIGHT_BROWSERS_PATH set, or
+ * Playwright's cache folder present (its registry's own rule), or browsers kept in its package.
+ */
+function mayHavePlaywrightBrowsers(): boolean {
+  if (process.env.PLAYWRIGHT_BROWSERS_PATH) return true
+  const cache =
+    process.platform === 'darwin'
+      ? join(homedir(), 'Library', 'Caches')
+      : process.platform === 'win32'
+        ? (process.env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'))
+        : (process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'))
+  const inPackage = join(dirname(require.resolve('playwright-core/package.json')), '.local-browsers')
+  return existsSync(join(cache, 'ms-playwright')) || existsSync(inPackage)
 }
 
 /**

@@ -106,6 +106,14 @@ export const RunConfig = z
      * is on the record's `retries`. A task the agent has acted in is never retried.
      */
     infra_retries: z.number().int().min(0).max(5).default(1),
+    /**
+     * A screenshot after every step (the default), or only of the final screen. A capture is about
+     * a quarter of a browser run's CPU, because headless Chromium paints only when asked: off suits
+     * runs nobody reads step by step, such as a gate's near misses. An agent that looks at the
+     * screen still gets a fresh one, and a judge of the steps sees only the final screen. Browser
+     * tasks only: on a desktop the capture paces the actions (src/fixtures/session.ts).
+     */
+    step_screenshots: z.boolean().default(true),
   })
   .strict()
 export type RunConfig = z.infer<typeof RunConfig>

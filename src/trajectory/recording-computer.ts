@@ -36,6 +36,8 @@ export interface RecordingOptions {
   gone?: () => Promise<Fault | null>
   /** The task's token or cost limit, once passed: every later call is refused with it. */
   limit?: () => LimitHit | null
+  /** false: steps go on record without a screenshot each (run.step_screenshots). */
+  stepScreenshots?: boolean
 }
 
 /**
@@ -162,21 +164,26 @@ export class RecordingComputer implements Computer {
       if (gone) throw new SandboxGoneError(gone)
       error = err instanceof Error ? err.message.split('\n')[0]! : String(err)
     }
-    // One retry: a page mid-navigation on a loaded machine can miss a capture.
-    const shot = await this.inner.screenshot().catch(() => this.inner.screenshot()).catch(() => null)
-    if (!shot) {
+    const shot = this.options.stepScreenshots === false ? null : await this.captureAfterStep()
+    if (shot === undefined) {
       // No screenshot usually means the sandbox died (a killed container).
       const gone = await this.options.gone?.().catch(() => null)
       if (gone) throw new SandboxGoneError(gone)
     }
-    this.lastShot = shot
+    this.lastShot = shot ?? null
     const url = await this.inner.currentUrl().catch(() => null)
     // An action still under way when the task was stopped is not a step of the task.
     if (this.options.signal.aborted) throw new TaskAbortedError(abortReason(this.options.signal))
-    await this.recorder.recordStep({ action, screenshot: shot, url, error })
+    await this.recorder.recordStep({ action, screenshot: shot ?? null, url, error })
     const blocked = this.options.violations?.()[0]
     if (blocked) throw new BlockedUrlError(`the page tried to load a blocked URL: ${blocked}`)
     // A failed action is the agent's problem to notice (as with a person's misclick); it is on record.
+  }
+
+  /** The screen after an action; undefined when it cannot be captured. */
+  private async captureAfterStep(): Promise<Buffer | undefined> {
+    // One retry: a page mid-navigation on a loaded machine can miss a capture.
+    return this.inner.screenshot().catch(() => this.inner.screenshot()).catch(() => undefined)
   }
 
   private guard(isAction: boolean): void {

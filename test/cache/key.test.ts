@@ -40,13 +40,15 @@ describe('the cache key', () => {
     expect(a).toBe(b)
   })
 
-  test('changes with the variant, model, max_steps, options and base URL', () => {
+  test('changes with the variant, model, max_steps, options, base URL and step screenshots off', () => {
     const others = [
       cacheKey({ ...task, variant: 'wrong item' }, resolved({}), noFile),
       cacheKey(task, resolved({ model: 'gpt-4.1' }), noFile),
       cacheKey(task, resolved({}, { config: Config.parse({ agent: { name: 'openai-chat', model: 'gpt-4o' }, max_steps: 5 }) }), noFile),
       cacheKey(task, resolved({ options: { observation: 'axtree' } }), noFile),
       cacheKey(task, resolved({ base_url: 'http://127.0.0.1:8000/v1' }), noFile),
+      // A record without step screenshots must not stand in for one with them.
+      cacheKey(task, resolved({}, { config: Config.parse({ agent: { name: 'openai-chat', model: 'gpt-4o' }, run: { step_screenshots: false } }) }), noFile),
     ]
     for (const other of others) expect(other).not.toBe(base)
     expect(new Set(others).size).toBe(others.length)

@@ -1,6 +1,11 @@
-import { existsSync } from 'node:fs'
+import { execFileSync } from 'node:child_process'
+import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { dirname, join, resolve } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { findBrowser } from '../../src/sandbox/find-browser.ts'
+import { findBrowser, type FoundBrowser } from '../../src/sandbox/find-browser.ts'
+
+const ROOT = resolve(import.meta.dirname, '../..')
 
 const DEBIAN_SHELL = '/usr/lib/chromium/chromium-headless-shell'
 
@@ -14,5 +19,19 @@ describe('findBrowser', () => {
     expect(findBrowser(null, true).executablePath).toBe(DEBIAN_SHELL)
     expect(findBrowser(null).executablePath).toBe(DEBIAN_SHELL)
     expect(findBrowser(null, false).executablePath).not.toContain('headless')
+  })
+
+  test("Playwright's own download wins when PLAYWRIGHT_BROWSERS_PATH holds one (looked for only where one may be)", () => {
+    const browsers = mkdtempSync(join(tmpdir(), 'agentest-pw-browsers-'))
+    // In a child: Playwright reads PLAYWRIGHT_BROWSERS_PATH once, when it loads.
+    const env = { ...process.env, PLAYWRIGHT_BROWSERS_PATH: browsers }
+    const node = (code: string) => execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, env, encoding: 'utf8' }).trim()
+    const found = () => JSON.parse(node(`import { findBrowser } from './src/sandbox/find-browser.ts'; console.log(JSON.stringify(findBrowser(null, true)))`)) as FoundBrowser
+    const expected = node(`import { chromium } from 'playwright'; console.log(chromium.executablePath())`)
+    expect(expected.startsWith(browsers)).toBe(true)
+    if (existsSync(DEBIAN_SHELL)) expect(found()).toEqual({ executablePath: DEBIAN_SHELL, source: 'system' })
+    mkdirSync(dirname(expected), { recursive: true })
+    writeFileSync(expected, '')
+    expect(found()).toEqual({ executablePath: expected, source: 'playwright' })
   })
 })

@@ -30,10 +30,11 @@ describe('loadConfig', () => {
       AGENTEST_MAX_STEPS: '12',
       AGENTEST_RUN_NAME: 'smoke',
       AGENTEST_RESULTS_DIR: 'out',
+      AGENTEST_STEP_SCREENSHOTS: 'false',
     })
     expect(config.agent).toMatchObject({ name: 'oracle', model: 'm-1', base_url: 'http://127.0.0.1:9/v1' })
     expect(config.max_steps).toBe(12)
-    expect(config.run).toMatchObject({ name: 'smoke', results_dir: 'out' })
+    expect(config.run).toMatchObject({ name: 'smoke', results_dir: 'out', step_screenshots: false })
   })
 
   test("Claude's agent reads ANTHROPIC_API_KEY and ANTHROPIC_BASE_URL unless told otherwise; its options are checked at load", () => {
