@@ -68,8 +68,8 @@ function mayHavePlaywrightBrowsers(): boolean {
     process.platform === 'darwin'
       ? join(homedir(), 'Library', 'Caches')
       : process.platform === 'win32'
-        ? (process.env.LOCALAPPDATA ?? join(homedir(), 'AppData', 'Local'))
-        : (process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'))
+        ? process.env.LOCALAPPDATA || join(homedir(), 'AppData', 'Local')
+        : process.env.XDG_CACHE_HOME || join(homedir(), '.cache')
   const inPackage = join(dirname(require.resolve('playwright-core/package.json')), '.local-browsers')
   return existsSync(join(cache, 'ms-playwright')) || existsSync(inPackage)
 }

@@ -21,14 +21,17 @@ describe('findBrowser', () => {
     expect(findBrowser(null, false).executablePath).not.toContain('headless')
   })
 
-  test("Playwright's own download wins when PLAYWRIGHT_BROWSERS_PATH holds one (looked for only where one may be)", () => {
-    const browsers = mkdtempSync(join(tmpdir(), 'agentest-pw-browsers-'))
-    // In a child: Playwright reads PLAYWRIGHT_BROWSERS_PATH once, when it loads.
-    const env = { ...process.env, PLAYWRIGHT_BROWSERS_PATH: browsers }
+  // In a child: Playwright reads where its browsers are once, when it loads.
+  test.each([
+    ['PLAYWRIGHT_BROWSERS_PATH', (dir: string) => ({ PLAYWRIGHT_BROWSERS_PATH: dir })],
+    ["Playwright's cache folder (npx playwright install's default)", (dir: string) => ({ PLAYWRIGHT_BROWSERS_PATH: '', XDG_CACHE_HOME: dir })],
+  ])("Playwright's own download wins when %s holds one", (_where, place) => {
+    const dir = mkdtempSync(join(tmpdir(), 'agentest-pw-browsers-'))
+    const env = { ...process.env, ...place(dir) }
     const node = (code: string) => execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, env, encoding: 'utf8' }).trim()
     const found = () => JSON.parse(node(`import { findBrowser } from './src/sandbox/find-browser.ts'; console.log(JSON.stringify(findBrowser(null, true)))`)) as FoundBrowser
     const expected = node(`import { chromium } from 'playwright'; console.log(chromium.executablePath())`)
-    expect(expected.startsWith(browsers)).toBe(true)
+    expect(expected.startsWith(dir)).toBe(true)
     if (existsSync(DEBIAN_SHELL)) expect(found()).toEqual({ executablePath: DEBIAN_SHELL, source: 'system' })
     mkdirSync(dirname(expected), { recursive: true })
     writeFileSync(expected, '')
