@@ -1,6 +1,6 @@
 import type { BrowserServer } from 'playwright'
 import type { TestProject } from 'vitest/node'
-import { chromiumArgs, findBrowser } from '../src/sandbox/find-browser.ts'
+import { chromiumArgs, findBrowser, playwrightChromium } from '../src/sandbox/find-browser.ts'
 import { prepareDocker } from './docker-setup.ts'
 import { declaredEnvironments, OnDemandEnvironments } from '../src/environments/index.ts'
 import { serveRunServices } from './run-services.ts'
@@ -41,8 +41,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   })
   let browser: Promise<BrowserServer> | null = null
   const launchBrowser = async () => {
-    // Loaded only for a run-scoped browser: Playwright's import is ~0.3 CPU-s of every run's start.
-    const { chromium } = await import('playwright')
+    // Loaded only for a run-scoped browser: Playwright's load is ~0.3 CPU-s of every run's start.
+    const chromium = playwrightChromium()
     // Signals are the run's to handle (plugin/interrupt.ts): tasks in flight still need the browser
     // to finish their records; teardown closes it, and Playwright kills it if the process exits.
     return chromium.launchServer({

@@ -1,8 +1,8 @@
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright'
+import type { Browser, BrowserContext, Page } from 'playwright'
 import { PlaywrightComputer } from '../computer/playwright.ts'
 import type { BrowserConfig } from '../schema/config.ts'
 import { EgressGuard } from './egress-guard.ts'
-import { chromiumArgs, findBrowser } from './find-browser.ts'
+import { chromiumArgs, findBrowser, playwrightChromium } from './find-browser.ts'
 import { UrlPolicy } from './url-policy.ts'
 
 /**
@@ -11,6 +11,7 @@ import { UrlPolicy } from './url-policy.ts'
  * records, and the harness closes it after (a killed process takes it along: its pipe closes).
  */
 export async function connectBrowser(config: BrowserConfig, wsEndpoint: string | undefined): Promise<Browser> {
+  const chromium = playwrightChromium()
   if (wsEndpoint) return chromium.connect(wsEndpoint)
   const { executablePath } = findBrowser(config.executable_path, config.headless)
   return chromium.launch({ executablePath, headless: config.headless, args: chromiumArgs(), handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false })
