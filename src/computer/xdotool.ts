@@ -8,6 +8,9 @@ export type RunInSandbox = (command: string[]) => Promise<Buffer>
 /** X button numbers: 4/5 scroll up/down, 6/7 left/right. */
 const BUTTONS: Record<MouseButton, string> = { left: '1', middle: '2', wheel: '2', right: '3', back: '8', forward: '9' }
 
+/** How long an app gets to take an action before anything else happens on its screen. */
+export const SETTLE_MS = 250
+
 /** Pixels one wheel click scrolls in GTK apps; a CUA scroll in pixels becomes that many clicks. */
 export const PIXELS_PER_WHEEL_CLICK = 50
 
@@ -107,8 +110,11 @@ export class XdotoolComputer implements Computer {
 
   private async xdotool(...args: string[]): Promise<void> {
     await this.run(['xdotool', ...args])
-    // Give the app a moment to draw before the step's screenshot.
-    await new Promise((resolve) => setTimeout(resolve, 120))
+    // xdotool returns once X has the input, before the app has read it: give the app a moment
+    // before the step's screenshot and the next action. A plain exec per command once added about
+    // 50 ms on each side of this wait; through the command channel it adds nothing, and with the
+    // wait at 120 ms a spreadsheet replay typed into a cell before the app had moved to it.
+    await new Promise((resolve) => setTimeout(resolve, SETTLE_MS))
   }
 }
 

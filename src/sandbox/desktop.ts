@@ -3,6 +3,7 @@ import type Docker from 'dockerode'
 import { XdotoolComputer } from '../computer/xdotool.ts'
 import { containerLabels } from '../docker/labels.ts'
 import { execIn, type ExecResult } from '../docker/exec.ts'
+import { CommandChannel } from '../docker/command-channel.ts'
 import { readFileFrom, writeFileTo } from '../docker/archive.ts'
 import { errorLine, type Fault } from '../faults/kinds.ts'
 
@@ -53,6 +54,13 @@ const DISPLAY_ENV = { DISPLAY: ':99', HOME: AGENT_HOME }
 const CHECK_PATH = '/usr/sbin:/usr/bin:/sbin:/bin'
 const CHECK_ENV = [`PATH=${CHECK_PATH}`, 'DISPLAY=:99', 'LANG=C.UTF-8', 'LC_ALL=C.UTF-8', 'TERM=dumb']
 
+/**
+ * What the desktop's own commands (actions, screenshots) run with, as root: the agent cannot
+ * reach a root process's pipes, so it cannot answer in the channel's place. HOME and the working
+ * folder are root's, so no settings file the agent wrote is read (ImageMagick reads some from HOME).
+ */
+const COMMAND_ENV = { DISPLAY: ':99', HOME: '/root', PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' }
+
 /** Who runs a command: root for checks (out of the agent's reach), the agent for its own work. */
 export type ShellUser = 'root' | 'agent'
 
@@ -87,7 +95,7 @@ export class DesktopSandbox {
     readonly name: string,
   ) {
     this.computer = new XdotoolComputer(async (command) => {
-      const result = await this.exec(command, { timeoutMs: 30_000 })
+      const result = await this.command(command, 30_000)
       if (result.exitCode !== 0) {
         throw new Error(`${command[0]} failed (exit ${result.exitCode}): ${result.stderr.toString().trim().split('\n')[0]}`)
       }
@@ -201,6 +209,24 @@ export class DesktopSandbox {
     return execIn(this.container, clean, { user: as === 'root' ? 'root' : USER, workingDir: AGENT_HOME, timeoutMs })
   }
 
+  private channel: Promise<CommandChannel | null> | null = null
+
+  /**
+   * The desktop's own command, through the container's command channel (opened on first use).
+   * Without one (an image without a POSIX shell, a channel that ended) it is a plain exec: a
+   * command whose channel ended under it runs again that way, and in a container that is gone
+   * the exec fails as it would have.
+   */
+  private async command(command: string[], timeoutMs: number): Promise<ExecResult> {
+    this.channel ??= CommandChannel.open(this.container, { user: 'root', env: COMMAND_ENV, workingDir: '/' }).catch(() => null)
+    const channel = await this.channel
+    if (channel?.open) {
+      const result = await channel.run(command, timeoutMs).catch(() => null)
+      if (result) return result
+    }
+    return execIn(this.container, command, { user: 'root', env: COMMAND_ENV, workingDir: '/', timeoutMs })
+  }
+
   async exec(command: string[], options: { timeoutMs?: number } = {}): Promise<ExecResult> {
     return execIn(this.container, command, { user: USER, env: DISPLAY_ENV, workingDir: '/home/agent', ...options })
   }
@@ -290,6 +316,7 @@ export class DesktopSandbox {
   }
 
   async close(): Promise<void> {
+    ;(await this.channel)?.close()
     await this.container.remove({ force: true, v: true }).catch(() => undefined)
   }
 
