@@ -316,7 +316,8 @@ export class DesktopSandbox {
   }
 
   async close(): Promise<void> {
-    ;(await this.channel)?.close()
+    const channel = await this.channel
+    channel?.close()
     await this.container.remove({ force: true, v: true }).catch(() => undefined)
   }
 
