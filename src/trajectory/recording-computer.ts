@@ -142,11 +142,7 @@ export class RecordingComputer implements Computer {
    */
   async recordReported(action: ComputerAction, error: string | null): Promise<void> {
     this.guard(true)
-    const shot = await this.inner.screenshot().catch(() => this.inner.screenshot()).catch(() => null)
-    if (!shot) {
-      const gone = await this.options.gone?.().catch(() => null)
-      if (gone) throw new SandboxGoneError(gone)
-    }
+    const shot = await this.captureNow()
     if (this.options.signal.aborted) throw new TaskAbortedError(abortReason(this.options.signal))
     this.lastShot = shot
     await this.recorder.recordStep({ action, screenshot: shot, url: null, error })
@@ -164,26 +160,28 @@ export class RecordingComputer implements Computer {
       if (gone) throw new SandboxGoneError(gone)
       error = err instanceof Error ? err.message.split('\n')[0]! : String(err)
     }
-    const shot = this.options.stepScreenshots === false ? null : await this.captureAfterStep()
-    if (shot === undefined) {
-      // No screenshot usually means the sandbox died (a killed container).
-      const gone = await this.options.gone?.().catch(() => null)
-      if (gone) throw new SandboxGoneError(gone)
-    }
-    this.lastShot = shot ?? null
+    const shot = this.options.stepScreenshots === false ? null : await this.captureNow()
+    this.lastShot = shot
     const url = await this.inner.currentUrl().catch(() => null)
     // An action still under way when the task was stopped is not a step of the task.
     if (this.options.signal.aborted) throw new TaskAbortedError(abortReason(this.options.signal))
-    await this.recorder.recordStep({ action, screenshot: shot ?? null, url, error })
+    await this.recorder.recordStep({ action, screenshot: shot, url, error })
     const blocked = this.options.violations?.()[0]
     if (blocked) throw new BlockedUrlError(`the page tried to load a blocked URL: ${blocked}`)
     // A failed action is the agent's problem to notice (as with a person's misclick); it is on record.
   }
 
-  /** The screen after an action; undefined when it cannot be captured. */
-  private async captureAfterStep(): Promise<Buffer | undefined> {
-    // One retry: a page mid-navigation on a loaded machine can miss a capture.
-    return this.inner.screenshot().catch(() => this.inner.screenshot()).catch(() => undefined)
+  /**
+   * The screen now, or null when it cannot be captured. One retry: a page mid-navigation on a
+   * loaded machine can miss a capture. No screen usually means the sandbox died (a killed
+   * container): that is thrown as such.
+   */
+  private async captureNow(): Promise<Buffer | null> {
+    const shot = await this.inner.screenshot().catch(() => this.inner.screenshot()).catch(() => null)
+    if (shot) return shot
+    const gone = await this.options.gone?.().catch(() => null)
+    if (gone) throw new SandboxGoneError(gone)
+    return null
   }
 
   private guard(isAction: boolean): void {
