@@ -1,7 +1,7 @@
 import type { BrowserServer } from 'playwright'
 import type { TestProject } from 'vitest/node'
 import { chromiumArgs, findBrowser, playwrightChromium } from '../src/sandbox/find-browser.ts'
-import { prepareDocker } from './docker-setup.ts'
+import { prepareDocker, type PreparedDocker } from './docker-setup.ts'
 import { declaredEnvironments, OnDemandEnvironments } from '../src/environments/index.ts'
 import { serveRunServices } from './run-services.ts'
 import { dockerClient } from '../src/docker/index.ts'
@@ -16,21 +16,28 @@ import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { stringify } from 'yaml'
 
 /**
- * Runs once per benchmark run, in the main process: prepares Docker's images and removes dead
- * runs' leftovers, and serves its workers the web clones (on loopback) and, under
- * `browser.scope: run`, one browser server they all connect to, each started when a task first
- * needs it. Stops and removes them all at the end.
+ * Runs once per benchmark run, in the main process: serves its workers Docker (the engine checked,
+ * dead runs' leftovers removed, the images built), the web clones (on loopback) and, under
+ * `browser.scope: run`, one browser server they all connect to, each prepared or started when a
+ * task first needs it. Stops and removes them all at the end.
  */
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const run = project.getProvidedContext()['agentest:run']
   const log = (line: string) => project.vitest.logger.log(`agentest: ${line}`)
   const found = failOnInputError(() => findBrowser(run.config.browser.executable_path, run.config.browser.headless))
-  const docker = await prepareDocker(run, log)
+  // A run of browser tasks never needs Docker: prepared on first ask, its client (dockerode) is
+  // never loaded, about 0.5 CPU-s and 0.5 s of such a run's start. A packaged agent's image is
+  // built before any task, so no task's timeout pays for it.
+  let prepared: Promise<PreparedDocker> | null = null
+  const docker = () => (prepared ??= prepareDocker(run, log))
+  if (run.agent_image) await docker()
   const environments = new OnDemandEnvironments(declaredEnvironments(run.config), {
     cwd: run.config_file ? dirname(run.config_file) : run.root,
     runId: run.run_id,
-    docker: () => {
-      docker.watchContainers()
+    docker: async () => {
+      const ready = await docker()
+      if (!ready.provision.available) return null
+      ready.watchContainers()
       return dockerClient()
     },
     builtin: async (name) => {
@@ -57,17 +64,19 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const services = await serveRunServices({
     environment: (name) => environments.status(name),
     browser: async () => (await (browser ??= launchBrowser())).wsEndpoint(),
-    watchContainers: () => docker.watchContainers(),
+    watchContainers: () => void docker().then((ready) => ready.watchContainers()),
+    docker: async () => (await docker()).provision,
   })
   await writeRunConfig(run)
   project.provide('agentest:cache', run.config.run.cache === 'refresh' ? {} : indexResults(dirname(run.results_path), run.run_id, log))
   project.provide('agentest:services', services.url)
   project.provide('agentest:browser-scope', browserScope(run.config.browser.scope, workerCount(project)))
-  project.provide('agentest:docker', docker.provision)
+  project.provide('agentest:docker', run.agent_image ? (await docker()).provision : null)
   return async () => {
     await services.close()
     const launched = await browser?.catch(() => null)
-    await Promise.allSettled([launched?.close(), environments.close(), docker.teardown()])
+    const ready = await prepared?.catch(() => null)
+    await Promise.allSettled([launched?.close(), environments.close(), ready?.teardown()])
   }
 }
 

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
+import type { DockerProvision } from '../src/docker/images.ts'
 import type { EnvironmentStatus } from '../src/environments/spec.ts'
 
 /** What the run's main process starts for its workers, each on first request. */
@@ -10,6 +11,8 @@ export interface RunServices {
   browser(): Promise<string>
   /** Makes sure the run's containers are removed even if the run is killed; asked before a worker's first container. */
   watchContainers(): void
+  /** Whether desktop tasks can run, and their images: the engine is checked and the images built on the first ask. */
+  docker(): Promise<DockerProvision>
 }
 
 export interface ServicesServer {
@@ -22,7 +25,7 @@ export interface ServicesServer {
  * Serves the run's services to its workers over loopback HTTP: Vitest gives workers values from
  * global setup, but no way to ask the main process for something later. A run of Omnizon tasks
  * never starts the inbox app, a run of desktop tasks never starts a browser, and a run without
- * containers never starts a reaper.
+ * containers never starts a reaper nor loads Docker's client.
  */
 export async function serveRunServices(services: RunServices): Promise<ServicesServer> {
   const secret = randomBytes(16).toString('hex')
@@ -38,6 +41,14 @@ export async function serveRunServices(services: RunServices): Promise<ServicesS
         (endpoint) => answer(200, { endpoint }),
         (error: unknown) => answer(200, { error: error instanceof Error ? error.message : String(error) }),
       )
+    }
+    if (path[2] === 'docker' && path.length === 3) {
+      // Building an image can outlast an HTTP client's patience for a silent answer: the headers go
+      // at once, and a space every 30 s until the JSON (which leading spaces do not change).
+      response.writeHead(200, { 'content-type': 'application/json' })
+      const beat = setInterval(() => response.write(' '), 30_000)
+      const end = (body: unknown) => (clearInterval(beat), response.end(JSON.stringify(body)))
+      return void services.docker().then(end, (error: unknown) => end({ available: false, reason: error instanceof Error ? error.message : String(error) }))
     }
     if (path[2] === 'containers' && path.length === 3) {
       services.watchContainers()

@@ -7,7 +7,7 @@ import type { WorkerHarness } from '../fixtures/worker.ts'
  */
 export async function packagedImageId(harness: Pick<WorkerHarness, 'run' | 'dockerProvision' | 'docker'>): Promise<string | null> {
   if (!harness.run.agent_image) return null
-  const provision = harness.dockerProvision()
+  const provision = await harness.dockerProvision()
   if (!provision.available || !provision.agentImage) return null
   try {
     return (await harness.docker().getImage(provision.agentImage).inspect()).Id

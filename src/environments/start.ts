@@ -15,7 +15,8 @@ export interface StartContext {
   /** Where commands run (the config file's folder). */
   cwd: string
   runId: string
-  docker: () => Docker | null
+  /** The engine, or null without one; the run's reaper watches what is created on it. */
+  docker: () => Promise<Docker | null>
   /** Starts a web clone that ships with agentest (Omnizon), in-process. */
   builtin: (name: string) => Promise<RunningEnvironment>
   log: (line: string) => void
@@ -43,7 +44,7 @@ export async function startEnvironment(name: string, spec: EnvironmentSpec, cont
   }
   if (spec.command) return startCommand(name, spec.command, { ...ready, port: spec.port, cwd: context.cwd })
   if (spec.image) {
-    const docker = context.docker()
+    const docker = await context.docker()
     if (!docker) throw new Error(`the ${name} environment runs the image ${spec.image}, but Docker is not available`)
     return startImage(docker, name, spec.image, { ...ready, port: spec.port!, runId: context.runId, log: context.log })
   }

@@ -20,7 +20,7 @@ const run = (packaged: boolean): ResolvedRun => ({
 
 function harness(packaged: boolean, provision: DockerProvision, inspect: () => Promise<{ Id: string }>): Harness {
   const docker = { getImage: () => ({ inspect }) } as unknown as Docker
-  return { run: run(packaged), dockerProvision: () => provision, docker: () => docker }
+  return { run: run(packaged), dockerProvision: async () => provision, docker: () => docker }
 }
 
 const built: DockerProvision = { available: true, images: {}, agentImage: 'agentest-agent/mine:1.0.0-abc' }

@@ -17,7 +17,7 @@ const started: RunningEnvironment[] = []
 const context = {
   cwd: ROOT,
   runId: RUN,
-  docker: () => docker,
+  docker: async () => docker,
   builtin: async (name: string): Promise<RunningEnvironment> => {
     throw new Error(`no built-in ${name} here`)
   },
