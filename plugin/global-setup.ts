@@ -26,8 +26,8 @@ export default async function setup(project: TestProject): Promise<() => Promise
   const log = (line: string) => project.vitest.logger.log(`agentest: ${line}`)
   const found = failOnInputError(() => findBrowser(run.config.browser.executable_path, run.config.browser.headless))
   // A run of browser tasks never needs Docker: prepared on first ask, its client (dockerode) is
-  // never loaded, about 0.5 CPU-s and 0.5 s of such a run's start. A packaged agent's image is
-  // built before any task, so no task's timeout pays for it.
+  // never loaded nor the engine waited on (a one-task run's start: ~0.1 CPU-s and 0.2 s). A
+  // packaged agent's image is built before any task, so no task's timeout pays for it.
   let prepared: Promise<PreparedDocker> | null = null
   const docker = () => (prepared ??= prepareDocker(run, log))
   if (run.agent_image) await docker()
