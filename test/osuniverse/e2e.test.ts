@@ -15,6 +15,11 @@ const runnable = cases.filter((c) => !c.skip)
 const skipped = cases.filter((c) => c.skip)
 /** The whole folder, two tasks at a time (most of a task is waiting on its apps). */
 const RUN = ['tasks/osuniverse', '--maxWorkers=2']
+/**
+ * A case's near misses two at a time in each worker (run.concurrency), each in its own container:
+ * most of one is its office app starting and being waited on.
+ */
+const VARIANTS_AT_ONCE = { AGENTEST_CONCURRENCY: '2' }
 
 describe.skipIf(noDocker)('tasks/osuniverse: the OSUniverse YAML cases end to end, judged by the scripted grader', { timeout: 900_000 }, () => {
   let grader: ScriptedGrader
@@ -64,7 +69,7 @@ describe.skipIf(noDocker)('tasks/osuniverse: the OSUniverse YAML cases end to en
   })
 
   test('every near miss fails its case', async () => {
-    const run = await runBenchmark(RUN, { ...grader.env, AGENTEST_AGENT: 'near-miss' })
+    const run = await runBenchmark(RUN, { ...grader.env, ...VARIANTS_AT_ONCE, AGENTEST_AGENT: 'near-miss' })
     expect(run.code).toBe(1)
     const variants = run.results.filter((r) => r.variant !== null)
     expect(variants.length).toBeGreaterThanOrEqual(runnable.length)
