@@ -63,6 +63,21 @@ describe('the author API reads what a shopper sees and honours what it is given'
     expect(() => ui.locator('#specs tr', { hastext: 'Item ID' } as never)).toThrow(/ui\.locator\('#specs tr'\).*hastext/)
   })
 
+  it("ui.click on a selector: the first visible match, scrolled into view; one not shown yet is waited for; Playwright's own selectors still work", async () => {
+    const { ui } = await open('/cart')
+    await ui.page.setContent(`
+      <style>button { display: block; width: 200px; height: 40px }</style>
+      <button id="later" style="visibility: hidden" onclick="clicked.push('later')">later</button>
+      <div style="height: 2400px"></div>
+      <button class="b" onclick="clicked.push('first'); setTimeout(() => later.style.visibility = 'visible', 400)">first</button>
+      <button class="b" onclick="clicked.push('second')">second</button>
+      <script>window.clicked = []</script>`)
+    await ui.click('.b')
+    await ui.click('#later')
+    await ui.click('button:has-text("second")')
+    expect(await ui.page.evaluate(() => (window as unknown as { clicked: string[] }).clicked)).toEqual(['first', 'later', 'second'])
+  })
+
   it('ui.text reads a price once, as shown ("$1,119.99", not its reading and its styled digits run together), and still reads an aria-hidden target', async () => {
     const { ui, acts } = await open('/product/p001')
     expect(await ui.text('#product-price')).toBe(formatMoney(P001.price))
