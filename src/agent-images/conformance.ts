@@ -116,6 +116,8 @@ async function checkRun(client: AgentServerClient, options: ConformanceOptions, 
     for await (const event of client.run(request(options, RUN_INSTRUCTION, maxSteps), AbortSignal.timeout(120_000))) events.push(event)
   } catch (error) {
     record('run stream', false, `${message(error)} (after ${events.length} valid event(s))`)
+    // As agentest does with a run that broke the protocol: cancel it, so the next check finds no run going.
+    await client.cancelActive()
     return
   }
   const steps = events.filter((e) => e.type === 'step').length
@@ -127,6 +129,31 @@ async function checkRun(client: AgentServerClient, options: ConformanceOptions, 
 }
 
 async function checkCancel(client: AgentServerClient, options: ConformanceOptions, record: Report): Promise<void> {
+  // A run cancelled by the check before may still be winding down, and the protocol lets the
+  // agent answer 409 until it has: the check starts again then, for up to 10 s.
+  const deadline = Date.now() + 10_000
+  for (;;) {
+    const outcome = await cancelOnce(client, options)
+    if (outcome === 'busy' && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 250))
+      continue
+    }
+    if (outcome === 'busy') {
+      record('cancel', false, 'POST /v1/runs answered 409 (a run is still going) for 10 s')
+      return
+    }
+    record('cancel', outcome.status !== null && outcome.status >= 200 && outcome.status < 300, `DELETE /v1/runs/{id} answered ${outcome.status ?? 'nothing'}`)
+    record('cancelled', outcome.cancelled === true, outcome.cancelled === true ? 'the stream ended with a final event of status "cancelled"' : outcome.cancelled)
+    return
+  }
+}
+
+/**
+ * Starts a run that goes on until cancelled, cancels it 1.5 s later and sees how its stream ends:
+ * 'busy' if the agent refused the run with 409 first, or the cancel's status and whether the
+ * stream ended as cancelled (true) or how else (a message).
+ */
+async function cancelOnce(client: AgentServerClient, options: ConformanceOptions): Promise<'busy' | { status: number | null; cancelled: true | string }> {
   const run = request(options, CANCEL_INSTRUCTION, 50)
   const events: RunEvent[] = []
   const stream = (async () => {
@@ -136,15 +163,15 @@ async function checkCancel(client: AgentServerClient, options: ConformanceOption
     () => null,
     (error: unknown) => error,
   )
-  await new Promise((resolve) => setTimeout(resolve, 1_500))
+  const early = await Promise.race([failed, new Promise((resolve) => setTimeout(() => resolve('waited'), 1_500))])
+  if (early instanceof ProtocolError && events.length === 0 && /^POST \/v1\/runs answered 409/.test(early.message)) return 'busy'
   const status = await client.cancel(run.run_id)
-  record('cancel', status !== null && status >= 200 && status < 300, `DELETE /v1/runs/{id} answered ${status ?? 'nothing'}`)
   const outcome = await Promise.race([failed, new Promise((resolve) => setTimeout(() => resolve('timeout'), 10_000))])
   const final = events.at(-1)
-  if (outcome === 'timeout') record('cancelled', false, 'the stream did not end within 10 s of the cancel')
-  else if (outcome instanceof Error) record('cancelled', false, message(outcome))
-  else if (final?.type === 'final' && final.status === 'cancelled') record('cancelled', true, 'the stream ended with a final event of status "cancelled"')
-  else record('cancelled', false, `the stream ended with ${final ? JSON.stringify(final).slice(0, 120) : 'no event'} (expected a final event of status "cancelled")`)
+  if (outcome === 'timeout') return { status, cancelled: 'the stream did not end within 10 s of the cancel' }
+  if (outcome instanceof Error) return { status, cancelled: message(outcome) }
+  if (final?.type === 'final' && final.status === 'cancelled') return { status, cancelled: true }
+  return { status, cancelled: `the stream ended with ${final ? JSON.stringify(final).slice(0, 120) : 'no event'} (expected a final event of status "cancelled")` }
 }
 
 function message(error: unknown): string {
