@@ -30,7 +30,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   // packaged agent's image is built before any task, so no task's timeout pays for it.
   let prepared: Promise<PreparedDocker> | null = null
   const docker = () => (prepared ??= prepareDocker(run, log))
-  if (run.agent_image) await docker()
+  const eager = run.agent_image ? await docker() : null
   const environments = new OnDemandEnvironments(declaredEnvironments(run.config), {
     cwd: run.config_file ? dirname(run.config_file) : run.root,
     runId: run.run_id,
@@ -71,7 +71,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
   project.provide('agentest:cache', run.config.run.cache === 'refresh' ? {} : indexResults(dirname(run.results_path), run.run_id, log))
   project.provide('agentest:services', services.url)
   project.provide('agentest:browser-scope', browserScope(run.config.browser.scope, workerCount(project)))
-  project.provide('agentest:docker', run.agent_image ? (await docker()).provision : null)
+  project.provide('agentest:docker', eager?.provision ?? null)
   return async () => {
     await services.close()
     const launched = await browser?.catch(() => null)

@@ -59,7 +59,11 @@ const CHECK_ENV = [`PATH=${CHECK_PATH}`, 'DISPLAY=:99', 'LANG=C.UTF-8', 'LC_ALL=
  * reach a root process's pipes, so it cannot answer in the channel's place. HOME and the working
  * folder are root's, so no settings file the agent wrote is read (ImageMagick reads some from HOME).
  */
-const COMMAND_ENV = { DISPLAY: ':99', HOME: '/root', PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' }
+const COMMAND_IDENTITY = {
+  user: 'root',
+  env: { DISPLAY: ':99', HOME: '/root', PATH: '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin' },
+  workingDir: '/',
+}
 
 /** Who runs a command: root for checks (out of the agent's reach), the agent for its own work. */
 export type ShellUser = 'root' | 'agent'
@@ -218,13 +222,13 @@ export class DesktopSandbox {
    * the exec fails as it would have.
    */
   private async command(command: string[], timeoutMs: number): Promise<ExecResult> {
-    this.channel ??= CommandChannel.open(this.container, { user: 'root', env: COMMAND_ENV, workingDir: '/' }).catch(() => null)
+    this.channel ??= CommandChannel.open(this.container, COMMAND_IDENTITY).catch(() => null)
     const channel = await this.channel
     if (channel?.open) {
       const result = await channel.run(command, timeoutMs).catch(() => null)
       if (result) return result
     }
-    return execIn(this.container, command, { user: 'root', env: COMMAND_ENV, workingDir: '/', timeoutMs })
+    return execIn(this.container, command, { ...COMMAND_IDENTITY, timeoutMs })
   }
 
   async exec(command: string[], options: { timeoutMs?: number } = {}): Promise<ExecResult> {
