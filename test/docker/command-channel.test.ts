@@ -35,8 +35,8 @@ describe.skipIf(noDocker)('the command channel into a container', { timeout: 120
     await removeRunContainers(docker, RUN)
   })
 
-  test('passes every argument as it is, with no shell between: spaces, quotes, newlines, $(...), empty ones', async () => {
-    const args = ['two words', "it's \"quoted\"", 'line\nbreak\n', '$(id -un) `id` *', '', 'ünï 🖥', ' ']
+  test('passes every argument as it is: spaces, quotes, newlines, backslashes, $(...), empty ones', async () => {
+    const args = ['two words', "it's \"quoted\"", "'", "''\n'", 'line\nbreak\n', '\n', 'back\\slash \\n \\', '$(id -un) `id` * $nl "$@"', '', 'ünï 🖥', ' ', '\ttab\r']
     const result = await channel.run(['printf', '<%s>', ...args])
     expect(result).toMatchObject({ exitCode: 0, timedOut: false })
     expect(result.stdout.toString()).toBe(args.map((arg) => `<${arg}>`).join(''))
