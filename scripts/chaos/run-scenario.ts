@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
 import { dockerClient, LABEL } from '../../src/docker/index.ts'
+import { CHILD_RUN_ENV } from '../../src/runs/vitest-child.ts'
 import { TestCaseRun } from '../../src/schema/run.ts'
 import { RunSummary } from '../../src/schema/summary.ts'
 import { recordKey } from '../../src/schema/task.ts'
@@ -137,7 +138,7 @@ async function runOnce(scenario: Scenario, prepared: Prepared, resultsDir: strin
   const child = spawn(process.execPath, [VITEST, 'run', '--project', 'benchmark', '--maxWorkers=1', ...scenario.tasks], {
     cwd: ROOT,
     detached: true,
-    env: { ...process.env, CI: 'true', NO_COLOR: '1', AGENTEST_RESULTS_DIR: resultsDir, AGENTEST_PROGRESS_MS: '0', AGENTEST_AGENT: 'oracle', ...env },
+    env: { ...process.env, ...CHILD_RUN_ENV, CI: 'true', NO_COLOR: '1', AGENTEST_RESULTS_DIR: resultsDir, AGENTEST_PROGRESS_MS: '0', AGENTEST_AGENT: 'oracle', ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let output = ''

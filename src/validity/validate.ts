@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { InputError } from '../config/errors.ts'
 import { TestCaseRun } from '../schema/run.ts'
-import { listBenchmarkTests, runBenchmarkChild, type ListedTest } from '../runs/vitest-child.ts'
+import { CHILD_RUN_ENV, listBenchmarkTests, runBenchmarkChild, type ListedTest } from '../runs/vitest-child.ts'
 import { gateRows, type Declared, type GateRow, type GateRuns } from './gate.ts'
 
 /** The agents a task is judged under, and the key of its records in GateRuns. */
@@ -61,6 +61,7 @@ export async function validate(options: ValidateOptions): Promise<Validation> {
       const resultsDir = join(options.outDir, agent)
       mkdirSync(resultsDir, { recursive: true })
       const child = await runBenchmarkChild(options.root, filters, {
+        ...CHILD_RUN_ENV,
         AGENTEST_AGENT: agent,
         AGENTEST_RESULTS_DIR: resultsDir,
         AGENTEST_RUN_NAME: `validate-${agent}`,

@@ -2,6 +2,7 @@ import { spawn } from 'node:child_process'
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
+import { CHILD_RUN_ENV } from '../../src/runs/vitest-child.ts'
 import { TestCaseRun } from '../../src/schema/run.ts'
 import { RunSummary } from '../../src/schema/summary.ts'
 import { startScriptedGrader } from '../grader/scripted-grader.ts'
@@ -59,7 +60,7 @@ async function runChild(
   const before = new Set(existsSync(resultsDir) ? readdirSync(resultsDir) : [])
   const child = spawn(process.execPath, [VITEST, 'run', '--project', 'benchmark', ...args], {
     cwd: ROOT,
-    env: { ...process.env, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0', AGENTEST_RESULTS_DIR: resultsDir, ...env },
+    env: { ...process.env, ...CHILD_RUN_ENV, CI: 'true', NO_COLOR: '1', FORCE_COLOR: '0', AGENTEST_RESULTS_DIR: resultsDir, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   })
   let stdout = ''
