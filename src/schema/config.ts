@@ -110,8 +110,8 @@ export const RunConfig = z
      * A screenshot after every step (the default), or only of the final screen. A capture is about
      * a quarter of a browser run's CPU, because headless Chromium paints only when asked: off suits
      * runs nobody reads step by step, such as a gate's near misses. An agent that looks at the
-     * screen still gets a fresh one, and a judge of the steps sees only the final screen. Browser
-     * tasks only: on a desktop the capture paces the actions (src/fixtures/session.ts).
+     * screen still gets a fresh one, and a judge of the steps sees only the final screen. A desktop
+     * paces its own actions (SETTLE_MS in src/computer/xdotool.ts), so it needs no capture to.
      */
     step_screenshots: z.boolean().default(true),
   })
