@@ -111,7 +111,7 @@ export const RunConfig = z
      * a quarter of a browser run's CPU, because headless Chromium paints only when asked: off suits
      * runs nobody reads step by step, such as a gate's near misses. An agent that looks at the
      * screen still gets a fresh one, and a judge of the steps sees only the final screen. A desktop
-     * paces its own actions (SETTLE_MS in src/computer/xdotool.ts), so it needs no capture to.
+     * paces its own actions (SETTLE_MS in src/computer/xdotool.ts): a replay needs no capture to keep pace.
      */
     step_screenshots: z.boolean().default(true),
   })
