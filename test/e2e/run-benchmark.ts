@@ -10,6 +10,18 @@ import { startScriptedGrader } from '../grader/scripted-grader.ts'
 export const ROOT = resolve(import.meta.dirname, '../..')
 export const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
 
+/**
+ * For the gates' runs judged by their checks and the clone's state, never a step's picture (the
+ * variants, the Omnizon gate's second oracle run): no step screenshots, only the final screen.
+ */
+export const UNREAD_STEPS = { AGENTEST_STEP_SCREENSHOTS: 'false' }
+
+/** Whether every variant run has steps on record without their screenshots, and its final screen. */
+export function variantsRecordedWithoutStepShots(records: TestCaseRun[]): boolean {
+  const variants = records.filter((r) => r.variant !== null)
+  return variants.every((r) => r.trajectory.length > 0 && r.trajectory.every((s) => s.screenshot === null) && r.result?.screenshot)
+}
+
 export interface BenchmarkRun {
   /** The run's main process (its containers carry it as a label). */
   pid: number
