@@ -3,6 +3,7 @@ import { allXKeysyms } from '../../src/computer/x-keys.ts'
 import { ensureImage, imageDir, LABEL, removeDeadRunContainers, removeRunContainers } from '../../src/docker/index.ts'
 import { DesktopSandbox, SetupCommandError } from '../../src/sandbox/desktop.ts'
 import { ROOT } from '../e2e/run-benchmark.ts'
+import { launch } from '../../tasks/desktop/support.ts'
 import { docker, noDocker } from './docker-available.ts'
 
 const RUN = `docker-test-${process.pid}`
@@ -79,13 +80,19 @@ describe.skipIf(noDocker)('the desktop sandbox on a real engine', { timeout: 300
   })
 
   test('the computer types, presses chords and scrolls in a real app', async () => {
-    await sandbox.shell('touch ~/typed.txt; (mousepad ~/typed.txt >/dev/null 2>&1 &)', 10_000, 'agent')
-    await new Promise((resolve) => setTimeout(resolve, 2_500))
+    // Typed once the editor has the focus (a fixed 2.5 s was too short on a busy machine); the
+    // save is read until it lands, for up to 10 s.
+    const opened = await sandbox.shell(`touch ~/typed.txt\n${launch('mousepad ~/typed.txt', 'typed.txt')}`, 70_000, 'agent')
+    expect(opened.exitCode, opened.stderr.toString()).toBe(0)
     await sandbox.computer.type('first line\nsecond: "quoted" $HOME & more')
     await sandbox.computer.scroll(640, 400, 0, -300)
     await sandbox.computer.keypress(['CTRL', 's'])
-    await new Promise((resolve) => setTimeout(resolve, 500))
-    expect((await sandbox.readFile('/home/agent/typed.txt')).toString()).toBe('first line\nsecond: "quoted" $HOME & more')
+    let saved = ''
+    for (let waited = 0; waited < 10_000 && !saved; waited += 200) {
+      await new Promise((resolve) => setTimeout(resolve, 200))
+      saved = (await sandbox.readFile('/home/agent/typed.txt')).toString()
+    }
+    expect(saved).toBe('first line\nsecond: "quoted" $HOME & more')
   })
 
   test('held modifiers, triple clicks, button down and up, held keys and the pointer reach X as a person\'s would', async () => {
