@@ -1,9 +1,6 @@
-import { configDefaults, defineConfig } from 'vitest/config'
+import { defineConfig } from 'vitest/config'
 import { agentest } from './plugin/index.ts'
 import { LongestFirst } from './test/support/longest-first.ts'
-
-/** The Omnizon gate: whole-suite runs that use the machine fully, so they get it to themselves. */
-const OMNIZON_GATE = 'test/e2e/omnizon-suite.test.ts'
 
 export default defineConfig({
   test: {
@@ -20,7 +17,6 @@ export default defineConfig({
         test: {
           name: 'framework',
           include: ['test/**/*.test.ts', 'src/**/*.test.ts'],
-          exclude: [...configDefaults.exclude, OMNIZON_GATE],
           testTimeout: 30_000,
           // Three files at a time: most of them wait on child runs, containers and a browser. One at
           // a time (Vitest's default on two cores) left the machine half idle; two left it 18% idle
@@ -30,16 +26,6 @@ export default defineConfig({
           // Vitest's start and the shared imports (22 small files: 4.2 CPU-s against 9.5). No
           // test mocks modules, and the two that set environment variables put them back.
           isolate: false,
-        },
-      },
-      // Then the Omnizon gate alone: beside the desktop gate, both ran at half speed and thrashed.
-      {
-        test: {
-          name: 'framework-gate',
-          include: [OMNIZON_GATE],
-          testTimeout: 30_000,
-          maxWorkers: 1,
-          sequence: { groupOrder: 1 },
         },
       },
     ],

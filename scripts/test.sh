@@ -32,5 +32,5 @@ export TMPDIR="$scratch"
 # 0.3 CPU-s of each run's start, and the tests start some 170 runs. It is a warning for whoever
 # writes the config, and says nothing about a test.
 export VITE_CONFIG_NATIVE_IGNORE_WARNING=true
-npx vitest run --project framework --project framework-gate "$@"
+npx vitest run --project framework "$@"
 npx tsc --noEmit

@@ -2,11 +2,14 @@ import { BaseSequencer, type TestSpecification } from 'vitest/node'
 
 /**
  * The files that take minutes, longest first (seconds in a full run on 2 cores, 2026-11-27): the
- * desktop gate (520), the OSUniverse cases (258), then those of 70-130. A long file started late
- * keeps the end of the run waiting on it while the short ones are done.
+ * desktop gate (496), the OSUniverse cases (319), the Omnizon gate (252), then those of 70-130. A
+ * long file started late keeps the end of the run waiting on it while the short ones are done.
+ * The Omnizon gate comes second: the desktop gate and OSUniverse mostly wait on their apps, and
+ * the Omnizon gate's whole-suite runs keep both cores busy meanwhile.
  */
 const LONGEST = [
   'test/e2e/desktop.test.ts',
+  'test/e2e/omnizon-suite.test.ts',
   'test/osuniverse/e2e.test.ts',
   'test/agents/benchmark.test.ts',
   'test/real/e2e.test.ts',
