@@ -87,12 +87,8 @@ describe.skipIf(noDocker)('the desktop sandbox on a real engine', { timeout: 300
     await sandbox.computer.type('first line\nsecond: "quoted" $HOME & more')
     await sandbox.computer.scroll(640, 400, 0, -300)
     await sandbox.computer.keypress(['CTRL', 's'])
-    let saved = ''
-    for (let waited = 0; waited < 10_000 && !saved; waited += 200) {
-      await new Promise((resolve) => setTimeout(resolve, 200))
-      saved = (await sandbox.readFile('/home/agent/typed.txt')).toString()
-    }
-    expect(saved).toBe('first line\nsecond: "quoted" $HOME & more')
+    const saved = async () => (await sandbox.readFile('/home/agent/typed.txt')).toString()
+    await expect.poll(saved, { timeout: 10_000, interval: 200 }).toBe('first line\nsecond: "quoted" $HOME & more')
   })
 
   test('held modifiers, triple clicks, button down and up, held keys and the pointer reach X as a person\'s would', async () => {

@@ -7,8 +7,6 @@ import { finishOf, ROOT, runBenchmark, taskIds, UNREAD_STEPS, variantsRecordedWi
 
 /** The gate's runs: the whole suite, two tasks at a time (it starts beside the desktop gate, which mostly waits). */
 const GATE_RUN = ['tasks/omnizon', '--maxWorkers=2']
-// UNREAD_STEPS for the variants and the second oracle run: the near misses took 151 s and 4.7
-// CPU-minutes without step screenshots, against 188 s and 5.6.
 
 const ids = taskIds('omnizon')
 

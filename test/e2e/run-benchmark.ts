@@ -13,6 +13,7 @@ export const VITEST = join(ROOT, 'node_modules/vitest/vitest.mjs')
 /**
  * For the gates' runs judged by their checks and the clone's state, never a step's picture (the
  * variants, the Omnizon gate's second oracle run): no step screenshots, only the final screen.
+ * The Omnizon near misses took 151 s and 4.7 CPU-minutes without them, against 188 s and 5.6.
  */
 export const UNREAD_STEPS = { AGENTEST_STEP_SCREENSHOTS: 'false' }
 
