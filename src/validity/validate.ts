@@ -16,6 +16,11 @@ export interface ValidateOptions {
   config?: string
   /** Where the four runs' folders go (each agent gets its own results folder). */
   outDir: string
+  /**
+   * Keep a screenshot after every step (false by default: the verdict reads checks and end
+   * states, never a step's picture; each record still has its steps and its final screen).
+   */
+  stepScreenshots?: boolean
   log(line: string): void
 }
 
@@ -68,6 +73,7 @@ export async function validate(options: ValidateOptions): Promise<Validation> {
         AGENTEST_EPOCHS: '1',
         AGENTEST_CACHE: 'refresh',
         AGENTEST_PROGRESS_MS: '0',
+        AGENTEST_STEP_SCREENSHOTS: String(options.stepScreenshots ?? false),
         CI: 'true',
       })
       const runDir = onlyFolder(resultsDir)

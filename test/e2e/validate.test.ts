@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, test } from 'vitest'
-import { ROOT } from './run-benchmark.ts'
+import { readRun, ROOT } from './run-benchmark.ts'
 
 const exec = promisify(execFile)
 const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs')
@@ -23,6 +23,15 @@ async function validate(args: string[]): Promise<{ code: number; stdout: string;
   }
 }
 
+/** The records one agent's run wrote under the validation's --out folder. */
+function records(out: string, agent: string) {
+  const [runDir] = readdirSync(join(out, agent))
+  return readRun(join(out, agent, runDir!)).results
+}
+
+/** Whether every step on record that acted has a screenshot of its own. */
+const stepShots = (record: ReturnType<typeof records>[number]) => record.trajectory.filter((s) => s.action.type !== 'message').map((s) => s.screenshot !== null)
+
 const row = (stdout: string, id: string) => stdout.split('\n').find((line) => line.startsWith(`${id} `)) ?? ''
 
 describe('npm run validate: one command for a task\'s verdict', { timeout: 300_000 }, () => {
@@ -33,15 +42,27 @@ describe('npm run validate: one command for a task\'s verdict', { timeout: 300_0
     expect(row(run.stdout, 'loose-check')).toMatch(/^loose-check +passed +failed +wrong item ✗ passed .* unsound$/)
     expect(run.stdout).toContain('✗ loose-check: near miss "wrong item" passed (it must fail)')
     expect(run.stdout).toContain('1 of 2 tasks unsound')
-    // The four runs' records stay for reading why.
+    // The four runs' records stay for reading why: every step, and the final screen, but no
+    // screenshot after each step (the verdict never reads one).
     expect(readdirSync(run.out).sort()).toEqual(['alternative', 'near-miss', 'nop', 'oracle'])
+    const solved = records(run.out, 'oracle').concat(records(run.out, 'alternative'), records(run.out, 'near-miss'))
+    expect(solved.length).toBeGreaterThanOrEqual(6)
+    for (const record of solved) {
+      expect(record.trajectory.length, record.id).toBeGreaterThan(0)
+      expect(stepShots(record), record.id).not.toContain(true)
+      expect(record.result?.screenshot, record.id).toBeTruthy()
+    }
   })
 
-  test('a sound task named by id exits 0', async () => {
-    const run = await validate(['sound-buy'])
+  test('a sound task named by id exits 0; --step-screenshots keeps a screenshot after every step', async () => {
+    const run = await validate(['sound-buy', '--step-screenshots'])
     expect(run.code, run.stdout + run.stderr).toBe(0)
     expect(run.stdout).toContain('all 1 task sound')
     expect(row(run.stdout, 'loose-check')).toBe('')
+    const [oracle] = records(run.out, 'oracle')
+    expect(oracle?.id).toBe('sound-buy')
+    expect(stepShots(oracle!).length).toBeGreaterThan(0)
+    expect(stepShots(oracle!)).not.toContain(false)
   })
 
   test('an id no task has is one line', async () => {
