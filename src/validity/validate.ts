@@ -1,6 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
 import { InputError } from '../config/errors.ts'
+import { loadConfig } from '../config/load.ts'
 import { TestCaseRun } from '../schema/run.ts'
 import { CHILD_RUN_ENV, listBenchmarkTests, runBenchmarkChild, type ListedTest } from '../runs/vitest-child.ts'
 import { gateRows, type Declared, type GateRow, type GateRuns } from './gate.ts'
@@ -16,10 +17,7 @@ export interface ValidateOptions {
   config?: string
   /** Where the four runs' folders go (each agent gets its own results folder). */
   outDir: string
-  /**
-   * Keep a screenshot after every step (false by default: the verdict reads checks and end
-   * states, never a step's picture; each record still has its steps and its final screen).
-   */
+  /** Keep a screenshot after every step even without a grader (see stepScreenshotsEnv). */
   stepScreenshots?: boolean
   log(line: string): void
 }
@@ -73,7 +71,7 @@ export async function validate(options: ValidateOptions): Promise<Validation> {
         AGENTEST_EPOCHS: '1',
         AGENTEST_CACHE: 'refresh',
         AGENTEST_PROGRESS_MS: '0',
-        AGENTEST_STEP_SCREENSHOTS: String(options.stepScreenshots ?? false),
+        ...stepScreenshotsEnv(options.root, options.stepScreenshots ?? false),
         CI: 'true',
       })
       const runDir = onlyFolder(resultsDir)
@@ -85,6 +83,17 @@ export async function validate(options: ValidateOptions): Promise<Validation> {
   }
   await Promise.all([worker(), worker()])
   return { rows: gateRows(ids, declared, runs as GateRuns), runDirs: runDirs as Validation['runDirs'] }
+}
+
+/**
+ * The runs' step screenshots. Without a grader no verdict reads one: checks read state, answers
+ * and output, and judged checks go unscored. Each record keeps its steps and its final screen,
+ * and the runs cost Chromium a capture less per step. With a grader, a flow check is judged on
+ * the steps' screenshots, so the runs keep what the project's config says, as a benchmark run would.
+ */
+export function stepScreenshotsEnv(root: string, keep: boolean, env: NodeJS.ProcessEnv = process.env): Record<string, string> {
+  if (keep) return { AGENTEST_STEP_SCREENSHOTS: 'true' }
+  return loadConfig(root, env).config.grader.model === null ? { AGENTEST_STEP_SCREENSHOTS: 'false' } : {}
 }
 
 /**

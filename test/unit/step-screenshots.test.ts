@@ -1,9 +1,10 @@
-import { mkdtempSync, readdirSync } from 'node:fs'
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { Recorder } from '../../src/trajectory/recorder.ts'
 import { RecordingComputer } from '../../src/trajectory/recording-computer.ts'
+import { stepScreenshotsEnv } from '../../src/validity/validate.ts'
 import { FakeComputer } from '../agents/helpers.ts'
 
 /** A computer that counts its captures. */
@@ -54,5 +55,28 @@ describe('run.step_screenshots', () => {
       ['keypress', null],
     ])
     expect(readdirSync(join(runDir, 't')).filter((f) => f.endsWith('.png'))).toEqual([])
+  })
+})
+
+describe("npm run validate's runs", () => {
+  /** A project folder with this agentest.config.yaml (none when null). */
+  const project = (yaml: string | null) => {
+    const root = mkdtempSync(join(tmpdir(), 'agentest-validate-shots-'))
+    if (yaml !== null) writeFileSync(join(root, 'agentest.config.yaml'), yaml)
+    return root
+  }
+
+  test('without a grader no verdict reads a step screenshot: the runs skip them', () => {
+    expect(stepScreenshotsEnv(project(null), false, {})).toEqual({ AGENTEST_STEP_SCREENSHOTS: 'false' })
+    expect(stepScreenshotsEnv(project('grader: { model: null }\n'), false, {})).toEqual({ AGENTEST_STEP_SCREENSHOTS: 'false' })
+  })
+
+  test('with a grader, a flow check is judged on them: the runs keep what the config says', () => {
+    expect(stepScreenshotsEnv(project('grader: { model: judge-1 }\n'), false, {})).toEqual({})
+    expect(stepScreenshotsEnv(project(null), false, { AGENTEST_GRADER_MODEL: 'judge-1' })).toEqual({})
+  })
+
+  test('--step-screenshots keeps them either way', () => {
+    expect(stepScreenshotsEnv(project(null), true, {})).toEqual({ AGENTEST_STEP_SCREENSHOTS: 'true' })
   })
 })
