@@ -54,6 +54,7 @@ export async function validate(options: ValidateOptions): Promise<Validation> {
   const ids = [...new Set(tasks.map((t) => idOf(t.name)).filter((id): id is string => id !== null))].sort()
   if (ids.length === 0) throw new InputError(`no task in ${options.targets.join(' ')}`)
 
+  const screenshots = stepScreenshotsEnv(options.root, options.stepScreenshots ?? false)
   const runs: Partial<GateRuns> = {}
   const runDirs: Partial<Record<keyof GateRuns, string | null>> = {}
   const queue = Object.entries(AGENTS) as Array<[keyof GateRuns, string]>
@@ -71,7 +72,7 @@ export async function validate(options: ValidateOptions): Promise<Validation> {
         AGENTEST_EPOCHS: '1',
         AGENTEST_CACHE: 'refresh',
         AGENTEST_PROGRESS_MS: '0',
-        ...stepScreenshotsEnv(options.root, options.stepScreenshots ?? false),
+        ...screenshots,
         CI: 'true',
       })
       const runDir = onlyFolder(resultsDir)

@@ -29,7 +29,7 @@ function records(out: string, agent: string) {
   return readRun(join(out, agent, runDir!)).results
 }
 
-/** Whether every step on record that acted has a screenshot of its own. */
+/** For each step on record that acted, whether it has a screenshot of its own. */
 const stepShots = (record: ReturnType<typeof records>[number]) => record.trajectory.filter((s) => s.action.type !== 'message').map((s) => s.screenshot !== null)
 
 const row = (stdout: string, id: string) => stdout.split('\n').find((line) => line.startsWith(`${id} `)) ?? ''
@@ -43,7 +43,7 @@ describe('npm run validate: one command for a task\'s verdict', { timeout: 300_0
     expect(run.stdout).toContain('✗ loose-check: near miss "wrong item" passed (it must fail)')
     expect(run.stdout).toContain('1 of 2 tasks unsound')
     // The four runs' records stay for reading why: every step, and the final screen, but no
-    // screenshot after each step (the verdict never reads one).
+    // screenshot after each step (without a grader no verdict reads one).
     expect(readdirSync(run.out).sort()).toEqual(['alternative', 'near-miss', 'nop', 'oracle'])
     const solved = records(run.out, 'oracle').concat(records(run.out, 'alternative'), records(run.out, 'near-miss'))
     expect(solved.length).toBeGreaterThanOrEqual(6)
