@@ -82,6 +82,32 @@ function mayHavePlaywrightBrowsers(): boolean {
 }
 
 /**
+ * Playwright's own `--disable-features` (playwright-core's chromiumSwitches.ts). Chromium keeps
+ * only the last `--disable-features` it is given, and Playwright puts ours after its own, so ours
+ * carries Playwright's list too: a list of ours alone switched HttpsUpgrades, PaintHolding,
+ * OptimizationHints, PreconnectToSearch and the rest back on. test/sandbox/browser-flags.test.ts
+ * compares this with what Playwright passes by itself, so an upgrade that changes it is caught.
+ */
+export const PLAYWRIGHT_DISABLED_FEATURES = [
+  'AvoidUnnecessaryBeforeUnloadCheckSync',
+  'DestroyProfileOnBrowserClose',
+  'HttpsUpgrades',
+  'HttpsFirstBalancedModeAutoEnable',
+  'LensOverlay',
+  'MediaRouter',
+  'PaintHolding',
+  'ThirdPartyStoragePartitioning',
+  'AvoidCorsURLLoaderRestartOnRedirect',
+  'TcpPortRandomizationWin',
+  'OptimizationHints',
+  'NetworkTimeServiceQuerying',
+  'AimEnabled',
+  'PreconnectToSearch',
+  'msForceBrowserSignIn',
+  'msEdgeUpdateLaunchServicesPreferredVersion',
+] as const
+
+/**
  * Flags for a headless Chromium on a closed network: no sandbox as root (Chromium refuses to
  * start otherwise), and no background traffic to Google's services.
  */
@@ -96,7 +122,7 @@ export function chromiumArgs(): string[] {
     '--no-default-browser-check',
     '--disable-dev-shm-usage',
     // Chromium's autofill asks Google about forms; WebRTC could send UDP around the context's proxy.
-    '--disable-features=AutofillServerCommunication',
+    `--disable-features=${[...PLAYWRIGHT_DISABLED_FEATURES, 'AutofillServerCommunication'].join(',')}`,
     '--force-webrtc-ip-handling-policy=disable_non_proxied_udp',
   ]
   if (process.getuid?.() === 0) args.push('--no-sandbox')
