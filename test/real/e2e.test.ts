@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { describeUnmapped, loadRealTasks, planCase } from '../../src/real/index.ts'
 import type { TestCaseRun } from '../../src/schema/run.ts'
-import { ROOT, runBenchmark, type BenchmarkRun } from '../e2e/run-benchmark.ts'
+import { ROOT, runBenchmark, UNREAD_STEPS, variantsRecordedWithoutStepShots, type BenchmarkRun } from '../e2e/run-benchmark.ts'
 import { startScriptedGrader } from '../grader/scripted-grader.ts'
 import { REAL_RUBRIC_RULES } from './rubric-facts.ts'
 
@@ -15,10 +15,10 @@ const runnable = plans.filter((plan) => plan.skip === null)
 const unmapped = plans.filter((plan) => plan.unmapped.length > 0)
 
 /** tasks/real under `agent`, its llm_boolean rubrics judged by the scripted grader on the catalog's facts. */
-async function runReal(agent: string, folder = FOLDER): Promise<BenchmarkRun> {
+async function runReal(agent: string, folder = FOLDER, env: Record<string, string> = {}): Promise<BenchmarkRun> {
   const grader = await startScriptedGrader({ rules: REAL_RUBRIC_RULES })
   try {
-    const run = await runBenchmark([TASK_FILE], { ...grader.env, AGENTEST_AGENT: agent, AGENTEST_REAL_TASKS: folder })
+    const run = await runBenchmark([TASK_FILE], { ...grader.env, ...env, AGENTEST_AGENT: agent, AGENTEST_REAL_TASKS: folder })
     // One file declares every case: the harness's id rule must allow `real-*` ids in tasks/real/real.task.ts.
     expect(run.stderr, 'the task file did not load').not.toMatch(/agentTest\(\): id: .* differs from the file name/)
     return run
@@ -79,8 +79,11 @@ describe('REAL task files on agentest\'s Omnizon, end to end', { timeout: 600_00
 
   test('every near miss (declared and generated) fails and every alternative passes', async () => {
     for (const [agent, expected] of [['near-miss', 'failed'], ['alternative', 'passed']] as const) {
-      const run = await runReal(agent)
+      // As in the gates: REAL's rubrics are answer checks, judged on the answer and the final
+      // screen, so the variants keep no step screenshots (the near misses took 319 of them).
+      const run = await runReal(agent, FOLDER, UNREAD_STEPS)
       const variants = run.results.filter((result) => result.variant !== null)
+      expect(variantsRecordedWithoutStepShots(variants.filter((result) => result.status !== 'skipped')), agent).toBe(true)
       if (agent === 'near-miss') expect(variants.length, 'each case has near misses').toBeGreaterThanOrEqual(runnable.length)
       const wrong = variants.filter((result) => result.status !== expected && result.status !== 'skipped')
       expect(wrong.map((result) => `${result.id} [${result.variant}]: ${result.status} ${result.error?.message ?? ''}`)).toEqual([])
