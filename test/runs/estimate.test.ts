@@ -6,7 +6,7 @@ import { estimateRun, readHistory, renderEstimate, RunEstimate} from '../../src/
 import type { TestCaseRun } from '../../src/schema/run.ts'
 import { runScript } from '../grader/run-script.ts'
 import { record, writeRunFolder, type RecordInput } from './fixtures.ts'
-import { taskKeyOfTestName } from '../../src/fixtures/test-name.ts'
+import { noVariantsName, taskKeyOfTestName } from '../../src/fixtures/test-name.ts'
 
 const CUA = 'name: openai-chat\nmodel: gpt-x\n'
 
@@ -100,7 +100,9 @@ describe('estimateRun', () => {
     expect(taskKeyOfTestName('omnizon-2: orders [three] results [epoch 2/3]')).toBe('omnizon-2')
     expect(taskKeyOfTestName('omnizon-8: buys it [near miss: wrong item] [epoch 1/2]')).toBe('omnizon-8--wrong-item')
     expect(taskKeyOfTestName('omnizon-8: buys it [alternative: via search]')).toBe('omnizon-8--via-search')
-    expect(taskKeyOfTestName('omnizon-9: buys it [no near misss]')).toBeNull()
+    expect(taskKeyOfTestName(noVariantsName('omnizon-9', 'buys it', 'near miss'))).toBeNull()
+    expect(noVariantsName('omnizon-9', 'buys it', 'near miss')).toBe('omnizon-9: buys it [no near misses]')
+    expect(taskKeyOfTestName('omnizon-9: buys it [no alternatives]')).toBeNull()
   })
 })
 
