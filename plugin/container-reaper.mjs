@@ -3,10 +3,11 @@
 // run id), sweeping a while longer for containers that workers were still creating. Plain
 // JavaScript: it runs with `node` alone, detached.
 //   node plugin/container-reaper.mjs <run-id> <main-pid>
-import Docker from 'dockerode'
+import { loadDockerode } from '../src/docker/dockerode.cjs'
 
 const [runId, mainPidText] = process.argv.slice(2)
 const mainPid = Number(mainPidText)
+const Docker = loadDockerode()
 const docker = new Docker()
 const SWEEP_FOR_MS = 20_000
 

@@ -47,7 +47,7 @@ describe('the processes of a browser run', { timeout: 300_000 }, () => {
   })
 
   test('a worker keeps one browser for all its task files', async () => {
-    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-(1|2|3)\\b', '--maxWorkers=1'], { AGENTEST_AGENT: 'oracle' }, sampleTree)
+    const run = await runBenchmark(['tasks/omnizon/omnizon-1.task.ts', 'tasks/omnizon/omnizon-2.task.ts', 'tasks/omnizon/omnizon-3.task.ts', '--maxWorkers=1'], { AGENTEST_AGENT: 'oracle' }, sampleTree)
     expect(run.code, run.stderr).toBe(0)
     expect(run.results.map((r) => r.status)).toEqual(['passed', 'passed', 'passed'])
     // Each file has a harness of its own; a browser each cost a Chromium start and stayed open.
@@ -55,7 +55,7 @@ describe('the processes of a browser run', { timeout: 300_000 }, () => {
   })
 
   test('browser.scope run: one browser server in the main process, every worker connected to it', async () => {
-    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-(1|2)\\b'], { AGENTEST_AGENT: 'oracle', AGENTEST_BROWSER_SCOPE: 'run' }, sampleTree)
+    const run = await runBenchmark(['tasks/omnizon/omnizon-1.task.ts', 'tasks/omnizon/omnizon-2.task.ts'], { AGENTEST_AGENT: 'oracle', AGENTEST_BROWSER_SCOPE: 'run' }, sampleTree)
     expect(run.code, run.stderr).toBe(0)
     expect(run.results.map((r) => r.status)).toEqual(['passed', 'passed'])
     expect(browsersAt(1)).toHaveLength(1)

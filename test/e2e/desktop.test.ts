@@ -173,7 +173,7 @@ describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 1_500_000 }, ()
       await docker.getContainer(id).kill().catch(() => undefined)
     }
     const run = await runBenchmark(
-      ['tasks/desktop', '-t', 'desktop-(editor-note|terminal-hello)\\b', '--maxWorkers=1'],
+      ['tasks/desktop/editor-note.task.ts', 'tasks/desktop/terminal-hello.task.ts', '--maxWorkers=1'],
       // No retry: a container killed before the agent's first action would otherwise be started again.
       { ...FAULT_AGENTS, AGENTEST_AGENT: 'wander', AGENTEST_MAX_STEPS: '25', AGENTEST_RUN_NAME: name, AGENTEST_INFRA_RETRIES: '0' },
       killFirst,
@@ -219,7 +219,7 @@ describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 1_500_000 }, ()
     const engine = await startEngineProxy()
     try {
       const name = `desktop-remote-${process.pid}`
-      const run = await runBenchmark(['tasks/desktop', '-t', 'desktop-editor-note\\b'], {
+      const run = await runBenchmark(['tasks/desktop/editor-note.task.ts'], {
         AGENTEST_AGENT: 'oracle',
         AGENTEST_RUN_NAME: name,
         DOCKER_HOST: engine.dockerHost,
@@ -238,7 +238,7 @@ describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 1_500_000 }, ()
   })
 
   test('without a Docker engine, desktop tasks are skipped with the reason and browser tasks still run', async () => {
-    const run = await runBenchmark(['tasks/desktop', 'tasks/omnizon', '-t', 'desktop-editor-note\\b|omnizon-1\\b'], {
+    const run = await runBenchmark(['tasks/desktop/editor-note.task.ts', 'tasks/omnizon/omnizon-1.task.ts'], {
       DOCKER_HOST: 'unix:///nonexistent/docker.sock',
     })
     expect(run.code, run.stderr).toBe(0)

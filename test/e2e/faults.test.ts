@@ -108,7 +108,7 @@ describe('bad input gets one clear line', { timeout: 120_000 }, () => {
 
 describe('faults end one task with a recorded error; the others go on', { timeout: 180_000 }, () => {
   test('an agent that throws', async () => {
-    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-[12]\\b'], { ...FAULT_AGENTS, AGENTEST_AGENT: 'crash' })
+    const run = await runBenchmark(['tasks/omnizon/omnizon-1.task.ts', 'tasks/omnizon/omnizon-2.task.ts'], { ...FAULT_AGENTS, AGENTEST_AGENT: 'crash' })
     expect(run.code).toBe(1)
     expect(run.results.map((r) => r.id).sort()).toEqual(['omnizon-1', 'omnizon-2'])
     for (const result of run.results) {
@@ -121,7 +121,7 @@ describe('faults end one task with a recorded error; the others go on', { timeou
   })
 
   test('a task that times out records status timeout, and its loop stops', async () => {
-    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-1\\b'], {
+    const run = await runBenchmark(['tasks/omnizon/omnizon-1.task.ts'], {
       ...FAULT_AGENTS,
       AGENTEST_AGENT: 'hang',
       // Long enough for the sandbox to open on a busy machine: the timeout must land in the agent's loop.
@@ -140,7 +140,7 @@ describe('faults end one task with a recorded error; the others go on', { timeou
   })
 
   test("loading a blocklisted URL (the grader's /finish) ends the task with a recorded error", async () => {
-    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-1\\b'], { ...FAULT_AGENTS, AGENTEST_AGENT: 'peek' })
+    const run = await runBenchmark(['tasks/omnizon/omnizon-1.task.ts'], { ...FAULT_AGENTS, AGENTEST_AGENT: 'peek' })
     const [result] = run.results
     expect(result?.status).toBe('error')
     expect(result?.error?.kind).toBe('blocked_url')
@@ -148,7 +148,7 @@ describe('faults end one task with a recorded error; the others go on', { timeou
   })
 
   test('max_steps stops the loop', async () => {
-    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-1\\b'], {
+    const run = await runBenchmark(['tasks/omnizon/omnizon-1.task.ts'], {
       ...FAULT_AGENTS,
       AGENTEST_AGENT: 'wander',
       AGENTEST_MAX_STEPS: '3',

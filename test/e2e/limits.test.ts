@@ -27,7 +27,7 @@ describe('token and cost limits end a task, and a spent run starts no new task',
     configFile({ agent: { name: 'openai-chat', model: 'scripted', base_url: model.url, options: { retries: 0 } }, prices, limits })
 
   test('a model call past the task limit ends it as token_limit, not passed', async () => {
-    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-1\\b'], { ...KEY, AGENTEST_CONFIG: chat({ task_tokens: 500 }) })
+    const run = await runBenchmark(['tasks/omnizon/omnizon-1.task.ts'], { ...KEY, AGENTEST_CONFIG: chat({ task_tokens: 500 }) })
     expect(run.stdout).toContain('limits 500 tokens/task')
     const [record] = run.results
     expect(record).toMatchObject({ status: 'error', agent_status: 'error', input_tokens: 600, output_tokens: 10 })
@@ -38,13 +38,13 @@ describe('token and cost limits end a task, and a spent run starts no new task',
 
   test('a cost limit, at the price table rate', async () => {
     const prices = { scripted: { input: 10, output: 10 } }
-    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-1\\b'], { ...KEY, AGENTEST_CONFIG: chat({ task_cost_usd: 0.005 }, prices) })
+    const run = await runBenchmark(['tasks/omnizon/omnizon-1.task.ts'], { ...KEY, AGENTEST_CONFIG: chat({ task_cost_usd: 0.005 }, prices) })
     expect(run.results[0]?.error).toEqual({ kind: 'cost_limit', message: "the task spent $0.0061 on the agent's model, over its limit of $0.005 (limits.task_cost_usd)" })
   })
 
   test('an agent that swallows the error and acts on is refused, and its answer is not taken', async () => {
     const config = configFile({ agent: { name: 'overspend' }, agents: { overspend: join(ROOT, 'test/fixtures/agents/overspend.ts') }, limits: { task_tokens: 1000 } })
-    const run = await runBenchmark(['tasks/omnizon', '-t', 'omnizon-1\\b'], { AGENTEST_CONFIG: config })
+    const run = await runBenchmark(['tasks/omnizon/omnizon-1.task.ts'], { AGENTEST_CONFIG: config })
     const [record] = run.results
     expect(record?.error?.kind).toBe('token_limit')
     expect(record?.status).toBe('error')

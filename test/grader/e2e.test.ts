@@ -6,7 +6,7 @@ import { runBenchmark, type BenchmarkRun } from '../e2e/run-benchmark.ts'
 import { startScriptedGrader, type ScriptedGrader } from './scripted-grader.ts'
 import { runScript } from './run-script.ts'
 
-const TASK = ['tasks/omnizon', '-t', 'omnizon-6\\b']
+const TASK = ['tasks/omnizon/omnizon-6.task.ts']
 const RUBRIC =
   'explains the choice of the Galaxy S24 Ultra over the Z Fold6 with true facts from the listings: it costs less ($1,119.99 against $1,899.99) and has as good or better features for its price (200 MP vs 50 MP camera, 5000 vs 4400 mAh battery, 5x vs 3x optical zoom, built-in S Pen, higher rating 4.6 vs 4.3); it states no wrong price or spec'
 
