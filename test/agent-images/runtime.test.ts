@@ -18,6 +18,7 @@ import { Recorder } from '../../src/trajectory/recorder.ts'
 import { RecordingComputer, TaskAbortedError } from '../../src/trajectory/recording-computer.ts'
 import { docker, noDocker } from '../docker/docker-available.ts'
 import { ROOT } from '../e2e/run-benchmark.ts'
+import { TSX } from '../grader/run-script.ts'
 
 const RUN = `agent-image-test-${process.pid}`
 // The project's own config allows the examples' OPENAI_API_KEY secret.
@@ -47,8 +48,8 @@ async function startAgent(loaded: LoadedAgentSpec, tag: string, env: Record<stri
 }
 
 function checkCommand(reference: string, env: string[] = []) {
-  const args = ['tsx', 'scripts/agent-check.ts', reference, ...env.flatMap((e) => ['--env', e])]
-  const result = spawnSync('npx', args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 240_000 })
+  const args = [...TSX, 'scripts/agent-check.ts', reference, ...env.flatMap((e) => ['--env', e])]
+  const result = spawnSync(process.execPath, args, { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' }, timeout: 240_000 })
   return { code: result.status, out: `${result.stdout}${result.stderr}` }
 }
 

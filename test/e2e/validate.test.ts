@@ -5,9 +5,9 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { describe, expect, test } from 'vitest'
 import { readRun, ROOT } from './run-benchmark.ts'
+import { TSX } from '../grader/run-script.ts'
 
 const exec = promisify(execFile)
-const TSX = join(ROOT, 'node_modules/tsx/dist/cli.mjs')
 const CONFIG = ['--config', 'test/fixtures/fixture-tasks.vitest.config.ts']
 
 /** `npm run validate -- <args>` over the fixture tasks in test/fixtures/validate-tasks. */
@@ -15,7 +15,7 @@ async function validate(args: string[]): Promise<{ code: number; stdout: string;
   const out = mkdtempSync(join(tmpdir(), 'agentest-validate-test-'))
   const env = { ...process.env, FIXTURE_TASKS: 'test/fixtures/validate-tasks/*.task.ts', NO_COLOR: '1' }
   try {
-    const { stdout, stderr } = await exec(process.execPath, [TSX, 'scripts/validate.ts', ...CONFIG, '--out', out, ...args], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 })
+    const { stdout, stderr } = await exec(process.execPath, [...TSX, 'scripts/validate.ts', ...CONFIG, '--out', out, ...args], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 })
     return { code: 0, stdout, stderr, out }
   } catch (error) {
     const failed = error as { code: number; stdout: string; stderr: string }

@@ -10,6 +10,7 @@ import { chromiumArgs, findBrowser } from '../../src/sandbox/find-browser.ts'
 import type { TestCaseRun } from '../../src/schema/run.ts'
 import { check, writeSummary, writeTask } from './run-folder.ts'
 import { record, unscoredRecord } from '../runs/fixtures.ts'
+import { TSX } from '../grader/run-script.ts'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const EVIL_GOAL = 'Find the cheapest <script>alert("goal")</script> laptop & report it.'
@@ -249,7 +250,7 @@ describe('renderRunReport', () => {
 
 describe('npm run report', () => {
   const run = (...args: string[]) =>
-    spawnSync(process.execPath, [join(ROOT, 'node_modules/tsx/dist/cli.mjs'), join(ROOT, 'scripts/report.ts'), ...args], {
+    spawnSync(process.execPath, [...TSX, join(ROOT, 'scripts/report.ts'), ...args], {
       cwd: ROOT,
       encoding: 'utf8',
       env: { ...process.env, AGENTEST_RESULTS_DIR: tmpdir(), NO_COLOR: '1' },
