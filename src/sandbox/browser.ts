@@ -1,6 +1,7 @@
 import type { Browser, BrowserContext, Page } from 'playwright'
 import { PlaywrightComputer } from '../computer/playwright.ts'
 import type { BrowserConfig } from '../schema/config.ts'
+import { writePlaywrightCodeCache } from './code-cache.ts'
 import { EgressGuard } from './egress-guard.ts'
 import { chromiumArgs, findBrowser, playwrightChromium } from './find-browser.ts'
 import { UrlPolicy } from './url-policy.ts'
@@ -12,9 +13,18 @@ import { UrlPolicy } from './url-policy.ts'
  */
 export async function connectBrowser(config: BrowserConfig, wsEndpoint: string | undefined): Promise<Browser> {
   const chromium = playwrightChromium()
-  if (wsEndpoint) return chromium.connect(wsEndpoint)
-  const { executablePath } = findBrowser(config.executable_path, config.headless)
-  return chromium.launch({ executablePath, headless: config.headless, args: chromiumArgs(), handleSIGINT: false, handleSIGTERM: false, handleSIGHUP: false })
+  const browser = wsEndpoint
+    ? await chromium.connect(wsEndpoint)
+    : await chromium.launch({
+        executablePath: findBrowser(config.executable_path, config.headless).executablePath,
+        headless: config.headless,
+        args: chromiumArgs(),
+        handleSIGINT: false,
+        handleSIGTERM: false,
+        handleSIGHUP: false,
+      })
+  writePlaywrightCodeCache()
+  return browser
 }
 
 export interface BrowserSandboxOptions {

@@ -4,6 +4,7 @@ import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { BrowserType } from 'playwright'
 import { InputError } from '../config/errors.ts'
+import { withPlaywrightCodeCache } from './code-cache.ts'
 
 const require = createRequire(import.meta.url)
 
@@ -48,12 +49,12 @@ export function findBrowser(configured: string | null, headless = true): FoundBr
 }
 
 /**
- * Playwright's Chromium, loaded on first use (its load is ~0.3 CPU-s) and required rather than
+ * Playwright's Chromium, loaded on first use (from V8's code cache: code-cache.ts) and required rather than
  * imported: an ESM import of this CommonJS bundle first scans its whole source for export names,
  * and a worker that opens a browser started 0.3 CPU-s sooner without that.
  */
 export function playwrightChromium(): BrowserType {
-  return (require('playwright') as { chromium: BrowserType }).chromium
+  return withPlaywrightCodeCache(() => require('playwright') as { chromium: BrowserType }).chromium
 }
 
 function playwrightChromiumPath(): string | null {
