@@ -7,8 +7,8 @@ import { Script, constants as vmConstants } from 'node:vm'
 /**
  * V8's code cache for Playwright's two bundles (playwright-core's coreBundle.js and
  * utilsBundle.js, 7 MB of JavaScript), which every process that drives a browser compiles again:
- * loading Playwright, launching a browser and taking its first page cost a worker 0.57-0.86
- * CPU-s of Node's, against 0.40-0.54 with this cache (2 cores). Node 20 has no compile cache of
+ * a script that loads Playwright, launches a browser and takes its first page spent 0.57-0.86
+ * CPU-s in Node, against 0.40-0.54 with this cache (2 cores). Node 20 has no compile cache of
  * its own (Node 22's `module.enableCompileCache`), so the two files are compiled here with the
  * cache Node would otherwise throw away.
  *
