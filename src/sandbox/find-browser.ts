@@ -49,9 +49,9 @@ export function findBrowser(configured: string | null, headless = true): FoundBr
 }
 
 /**
- * Playwright's Chromium, loaded on first use (from V8's code cache: code-cache.ts) and required rather than
- * imported: an ESM import of this CommonJS bundle first scans its whole source for export names,
- * and a worker that opens a browser started 0.3 CPU-s sooner without that.
+ * Playwright's Chromium, loaded on first use (compiled from V8's code cache: code-cache.ts) and
+ * required rather than imported: an ESM import of this CommonJS bundle first scans its whole
+ * source for export names, and a worker that opens a browser started 0.3 CPU-s sooner without that.
  */
 export function playwrightChromium(): BrowserType {
   return withPlaywrightCodeCache(() => require('playwright') as { chromium: BrowserType }).chromium

@@ -1,27 +1,29 @@
-import { execFileSync } from 'node:child_process'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { ROOT } from '../e2e/run-benchmark.ts'
+import { inFreshNode } from '../support/fresh-node.ts'
 import { noDocker } from './docker-available.ts'
 
 const SHIM = join(ROOT, 'src/docker/dockerode.cjs')
 
-/** Runs `body` in a fresh Node (a framework worker may have loaded dockerode whole already). */
-function inFreshNode(body: string): Record<string, unknown> {
+/** Runs `body` with dockerode loaded through its shim in a fresh Node (a framework worker may have loaded it whole). */
+function withShim(body: string): Record<string, unknown> {
   const script = `
-    const { createRequire } = require('node:module')
+    import { createRequire } from 'node:module'
+    const require = createRequire(${JSON.stringify(join(ROOT, 'package.json'))})
     const { loadDockerode } = require(${JSON.stringify(SHIM)})
-    const fromDockerode = createRequire(require.resolve('dockerode', { paths: [${JSON.stringify(ROOT)}] }))
+    const fromDockerode = createRequire(require.resolve('dockerode'))
     const loadedFrom = (pkg) => Object.keys(require.cache).filter((p) => p.includes('/node_modules/' + pkg + '/') && require.cache[p].loaded).length
     const out = {}
-    ;(async () => { ${body} })().then(() => console.log(JSON.stringify(out)), (e) => { console.log(JSON.stringify({ thrown: String(e) })) })
+    ${body}
+    console.log(JSON.stringify(out))
   `
-  return JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: ROOT, encoding: 'utf8' })) as Record<string, unknown>
+  return JSON.parse(inFreshNode(script)) as Record<string, unknown>
 }
 
 describe("dockerode without its ssh and gRPC parts up front", () => {
   test('loading it leaves ssh2 and gRPC unread; an ssh:// engine and gRPC still load them when used', () => {
-    const out = inFreshNode(`
+    const out = withShim(`
       const Docker = loadDockerode()
       out.ssh2AtLoad = loadedFrom('ssh2')
       out.grpcAtLoad = loadedFrom('@grpc/grpc-js') + loadedFrom('@grpc/proto-loader')
@@ -38,7 +40,7 @@ describe("dockerode without its ssh and gRPC parts up front", () => {
   })
 
   test.skipIf(noDocker)('the engine answers through it', () => {
-    const out = inFreshNode(`
+    const out = withShim(`
       const docker = new (loadDockerode())()
       out.ping = String(await docker.ping())
       out.listed = Array.isArray(await docker.listContainers({ all: true }))

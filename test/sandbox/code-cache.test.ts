@@ -1,10 +1,8 @@
-import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
-import { ROOT } from '../e2e/run-benchmark.ts'
-import { TSX } from '../grader/run-script.ts'
+import { inFreshNode } from '../support/fresh-node.ts'
 
 const folder = mkdtempSync(join(tmpdir(), 'agentest-code-cache-'))
 afterAll(() => rmSync(folder, { recursive: true, force: true }))
@@ -28,7 +26,7 @@ function loadAndDrive(): { uses: Record<string, string>; text: string; png: stri
     await browser.close()
     console.log(JSON.stringify({ uses: codeCacheUses(), text, png: shot.subarray(1, 4).toString() }))
   `
-  return JSON.parse(execFileSync(process.execPath, [...TSX, '--input-type=module', '-e', script], { cwd: ROOT, encoding: 'utf8' }))
+  return JSON.parse(inFreshNode(script))
 }
 
 const cacheFiles = () => readdirSync(folder).sort()

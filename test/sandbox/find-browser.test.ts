@@ -1,11 +1,9 @@
-import { execFileSync } from 'node:child_process'
 import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
-import { dirname, join, resolve } from 'node:path'
+import { dirname, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { findBrowser, type FoundBrowser } from '../../src/sandbox/find-browser.ts'
-
-const ROOT = resolve(import.meta.dirname, '../..')
+import { inFreshNode } from '../support/fresh-node.ts'
 
 const DEBIAN_SHELL = '/usr/lib/chromium/chromium-headless-shell'
 
@@ -28,7 +26,7 @@ describe('findBrowser', () => {
   ])("Playwright's own download wins when %s holds one", (_where, place) => {
     const dir = mkdtempSync(join(tmpdir(), 'agentest-pw-browsers-'))
     const env = { ...process.env, ...place(dir) }
-    const node = (code: string) => execFileSync(process.execPath, ['--import', 'tsx', '--input-type=module', '-e', code], { cwd: ROOT, env, encoding: 'utf8' }).trim()
+    const node = (code: string) => inFreshNode(code, env)
     const found = () => JSON.parse(node(`import { findBrowser } from './src/sandbox/find-browser.ts'; console.log(JSON.stringify(findBrowser(null, true)))`)) as FoundBrowser
     const expected = node(`import { chromium } from 'playwright'; console.log(chromium.executablePath())`)
     expect(expected.startsWith(dir)).toBe(true)
