@@ -108,7 +108,7 @@ describe.skipIf(noDocker)('the command channel into a container', { timeout: 120
 })
 
 describe.skipIf(noDocker)("a desktop's steps through the channel", { timeout: 300_000 }, () => {
-  test('ten actions and their screenshots cost one exec, not twenty, and a channel that ends falls back to exec', async () => {
+  test('ten actions, their screenshots and a check cost one exec, not twenty-one, and a channel that ends falls back to exec', async () => {
     const engine = await startEngineProxy()
     const Docker = (await import('dockerode')).default
     const remote = new Docker({ host: '127.0.0.1', port: Number(new URL(engine.dockerHost).port) })
@@ -126,16 +126,21 @@ describe.skipIf(noDocker)("a desktop's steps through the channel", { timeout: 30
       expect(execs).toBe(1)
       // Each a PNG of the whole 1280x800 screen (its IHDR chunk says so).
       expect(shots.map((png) => [png.subarray(1, 4).toString(), png.readUInt32BE(16), png.readUInt32BE(20)])).toEqual(Array(10).fill(['PNG', 1280, 800]))
-      // The channel's shell is root's; the X clients it starts draw on the agent's display all the same.
+      // The channel's shell is root's; the X clients it starts draw on the agent's display all the
+      // same. A check goes through it too: still one exec.
       const channelShell = await sandbox.shell("ps -eo user=,args= | grep -c '^root .*/bin/sh -c'")
       expect(Number(channelShell.stdout.toString().trim())).toBeGreaterThanOrEqual(1)
-      const killed = await sandbox.shell('pkill -f "^/bin/sh -c" && echo killed')
-      expect(killed.stdout.toString()).toBe('killed\n')
+      expect(engine.requests.filter((line) => EXEC.test(line)).length - execsBefore).toBe(1)
+      // Root ends the channel from outside it, in an exec of its own.
+      const killed = await execIn(sandbox.container, ['pkill', '-f', '^/bin/sh -c'], { user: 'root' })
+      expect(killed.exitCode).toBe(0)
       const execsThen = engine.requests.filter((line) => EXEC.test(line)).length
       await sandbox.computer.move(300, 300)
       expect(await sandbox.computer.cursorPosition()).toEqual({ x: 300, y: 300 })
-      // Each of those two was an exec of its own.
-      expect(engine.requests.filter((line) => EXEC.test(line)).length - execsThen).toBe(2)
+      const check = await sandbox.shell('id -un; pwd')
+      expect(check.stdout.toString()).toBe('root\n/home/agent\n')
+      // Each of those three was an exec of its own.
+      expect(engine.requests.filter((line) => EXEC.test(line)).length - execsThen).toBe(3)
     } finally {
       await sandbox.close()
       await engine.close()

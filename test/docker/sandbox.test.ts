@@ -38,8 +38,9 @@ describe.skipIf(noDocker)('the desktop sandbox on a real engine', { timeout: 300
     const processes = await sandbox.shell('ps -eo user= | sort -u')
     expect(processes.stdout.toString().trim().split('\n')).toEqual(['agent', 'root'])
     const rootOwned = await sandbox.shell("ps -eo user=,comm= | awk '$1 == \"root\" { print $2 }' | sort -u")
-    // Root runs only the check itself (bash, ps, awk, sort, timeout): no process of the desktop.
-    expect(rootOwned.stdout.toString().trim().split('\n').every((name) => ['awk', 'bash', 'ps', 'sort', 'timeout'].includes(name))).toBe(true)
+    // Root runs only the check itself (bash, ps, awk, sort, timeout) and the command channel it
+    // came through (sh): no process of the desktop.
+    expect(rootOwned.stdout.toString().trim().split('\n').every((name) => ['awk', 'bash', 'ps', 'sort', 'timeout', 'sh'].includes(name))).toBe(true)
   })
 
   test('setup_cmd ran as the desktop user before the task; checks run as root, the agent\'s work as the agent', async () => {

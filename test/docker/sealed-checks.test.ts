@@ -78,4 +78,19 @@ describe.skipIf(noDocker)('checks run out of the agent\'s reach', { timeout: 300
     expect(escalate.stdout.toString()).toBe('refused\nrefused\n')
     await sandbox.shell('rm -f ~/hello.txt', 10_000, 'agent')
   })
+
+  test('the root channel the checks go through is out of the agent\'s reach: its pipes, its folder, its process', async () => {
+    expect((await sandbox.shell('echo before')).stdout.toString()).toBe('before\n')
+    // An agent that finds the channel's shell tries to answer in its place, to read what the
+    // checks print, to plant their output in its folder, and to stop it.
+    const tries = [
+      'pids=$(pgrep -u root -f "^/bin/sh -c"); [ -n "$pids" ] && echo found',
+      'for p in $pids; do for fd in 0 1 2; do (echo "1 0 3 0" > /proc/$p/fd/$fd) 2>/dev/null && echo "wrote $fd"; done; done',
+      'for p in $pids; do ls /proc/$p/fd >/dev/null 2>&1 && echo listed; kill $p 2>/dev/null && echo killed; done',
+      'for d in /tmp/tmp.*; do [ -d "$d" ] || continue; ls "$d" >/dev/null 2>&1 && echo "read $d"; touch "$d/out" 2>/dev/null && echo "planted $d"; done',
+    ].join('\n')
+    const tried = await sandbox.shell(tries, 10_000, 'agent')
+    expect(tried.stdout.toString()).toBe('found\n')
+    expect((await sandbox.shell('echo after; id -un')).stdout.toString()).toBe('after\nroot\n')
+  })
 })
