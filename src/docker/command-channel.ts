@@ -33,6 +33,9 @@ function quoted(arg: string): string {
 
 interface Pending {
   id: number
+  /** The command's own time limit; its wait for an answer starts once the commands before it are done. */
+  seconds: number
+  silence: NodeJS.Timeout | null
   resolve: (result: ExecResult) => void
   reject: (error: Error) => void
 }
@@ -91,15 +94,32 @@ export class CommandChannel {
     const id = this.nextId++
     const seconds = Math.max(1, Math.ceil(timeoutMs / 1000))
     return new Promise<ExecResult>((resolve, reject) => {
-      // A frozen container (paused, or its engine stuck) never answers; `timeout` in it cannot act.
-      const silence = setTimeout(() => {
-        this.fail(new Error(`the command channel did not answer within ${seconds * 1000 + GRACE_MS} ms`))
-        this.input.destroy()
-      }, seconds * 1000 + GRACE_MS)
-      const settle = () => clearTimeout(silence)
-      this.pending.push({ id, resolve: (result) => (settle(), resolve(result)), reject: (error) => (settle(), reject(error)) })
+      const waiting: Pending = {
+        id,
+        seconds,
+        silence: null,
+        resolve: (result) => (clearTimeout(waiting.silence ?? undefined), resolve(result)),
+        reject: (error) => (clearTimeout(waiting.silence ?? undefined), reject(error)),
+      }
+      this.pending.push(waiting)
+      this.watchFirst()
       this.input.write(`${id} ${seconds} ${command.map(quoted).join(' ')}\n`)
     })
+  }
+
+  /**
+   * A frozen container (paused, or its engine stuck) never answers, and `timeout` in it cannot
+   * act: the command being run now (the first waiting; the shell runs them in order) gets its
+   * time limit and a grace. A command queued behind a long one waits for it first.
+   */
+  private watchFirst(): void {
+    const first = this.pending[0]
+    if (!first || first.silence) return
+    const limit = first.seconds * 1000 + GRACE_MS
+    first.silence = setTimeout(() => {
+      this.fail(new Error(`the command channel did not answer within ${limit} ms`))
+      this.input.destroy()
+    }, limit)
   }
 
   close(): void {
@@ -132,6 +152,7 @@ export class CommandChannel {
       this.buffered = this.buffered.subarray(end)
       this.pending.shift()
       waiting.resolve({ stdout, stderr, exitCode: exitCode!, timedOut: exitCode === 124 || exitCode === 137 })
+      this.watchFirst()
     }
   }
 }

@@ -64,6 +64,14 @@ describe.skipIf(noDocker)('the command channel into a container', { timeout: 120
     expect(next.stdout.toString()).toBe('after\n')
   })
 
+  test('a quick command queued behind a slow one waits for it: its time limit starts when it runs', async () => {
+    // The echo's limit and grace (1 s + 5 s) would have run out while the sleep ran.
+    const [slow, quick] = await Promise.all([channel.run(['sleep', '7'], 10_000), channel.run(['echo', 'next'], 1_000)])
+    expect(slow).toMatchObject({ exitCode: 0, timedOut: false })
+    expect(quick.stdout.toString()).toBe('next\n')
+    expect(channel.open).toBe(true)
+  })
+
   test('a command past its timeout is killed in the container, and the channel goes on', async () => {
     const slow = await channel.run(['sleep', '30'], 1_000)
     expect(slow).toMatchObject({ exitCode: 124, timedOut: true })
