@@ -136,6 +136,20 @@ describe.skipIf(noDocker)('the desktop sandbox on a real engine', { timeout: 300
     expect(result.stdout.toString().trim()).toBe('')
   })
 
+  test('a process killed at the memory limit is told from a failed check; a desktop within its limit is not', async () => {
+    expect(await sandbox.oomKilled()).toBeNull()
+    const small = await DesktopSandbox.open({ docker, image, runId: RUN, taskId: 'oom', setupCmd: null, network: false, limits: { memoryMb: 300, cpus: 1, pids: 512 } })
+    try {
+      const hog = await small.shell('python3 -c "b = bytearray(600 * 1024 * 1024)"', 30_000, 'agent')
+      expect(hog.exitCode).toBe(137)
+      // The container runs on (only the hog was killed): the kernel's count says what happened.
+      expect(await small.isRunning()).toBe(true)
+      expect(await small.oomKilled()).toEqual({ kind: 'out_of_memory', message: `a process in container ${small.name} was OOM-killed at its memory limit of 300 MB` })
+    } finally {
+      await small.close()
+    }
+  })
+
   test('a failing setup_cmd is an error carrying its stderr, and its container is gone', async () => {
     const failing = DesktopSandbox.open({
       docker,
