@@ -35,7 +35,7 @@ interface Pending {
   id: number
   /** The command's own time limit; its wait for an answer starts once the commands before it are done. */
   seconds: number
-  silence: NodeJS.Timeout | null
+  silence?: NodeJS.Timeout
   resolve: (result: ExecResult) => void
   reject: (error: Error) => void
 }
@@ -97,9 +97,8 @@ export class CommandChannel {
       const waiting: Pending = {
         id,
         seconds,
-        silence: null,
-        resolve: (result) => (clearTimeout(waiting.silence ?? undefined), resolve(result)),
-        reject: (error) => (clearTimeout(waiting.silence ?? undefined), reject(error)),
+        resolve: (result) => (clearTimeout(waiting.silence), resolve(result)),
+        reject: (error) => (clearTimeout(waiting.silence), reject(error)),
       }
       this.pending.push(waiting)
       this.watchFirst()

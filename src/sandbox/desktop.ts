@@ -285,7 +285,7 @@ export class DesktopSandbox {
     if (!info) return null
     if (!info.State.OOMKilled) {
       const events = ['sh', '-c', 'cat /sys/fs/cgroup/memory.events /sys/fs/cgroup/memory/memory.oom_control 2>/dev/null']
-      // Through the root channel when it is open (the kernel's own files: nothing the agent can write).
+      // Through the root channel, as the desktop's own commands (the kernel's own files: nothing the agent can write).
       const read = await this.command(events, 5_000).catch(() => null)
       const kills = Number(/^oom_kill (\d+)$/m.exec(read?.stdout.toString() ?? '')?.[1] ?? 0)
       if (kills === 0) return null
