@@ -32,11 +32,16 @@ export TMPDIR="$scratch"
 # 0.3 CPU-s of each run's start, and the tests start some 170 runs. It is a warning for whoever
 # writes the config, and says nothing about a test.
 export VITE_CONFIG_NATIVE_IGNORE_WARNING=true
-# Node reads NODE_EXTRA_CA_CERTS as it starts, before any code runs: when it names the whole
-# system bundle (as on hosts behind a TLS-inspecting proxy), each process parses some 140
-# certificates, 70 ms of CPU against 35 for all the rest of `node -e 0`. The tests start about
-# 470 Node processes and make no TLS connection (every server they talk to is local, over HTTP).
-# Agent runs outside the tests keep it: a model API behind such a proxy needs it.
-unset NODE_EXTRA_CA_CERTS
+# Node reads NODE_EXTRA_CA_CERTS as it starts, before any code runs: when it names a whole CA
+# bundle (as on hosts behind a TLS-inspecting proxy), each process parses some 140 certificates,
+# 70 ms of CPU against 35 for all the rest of `node -e 0`. The tests start about 470 Node
+# processes and make no TLS connection (every server they talk to is local, over HTTP), and
+# image builds skip a file that large anyway (MAX_PEM_BYTES in src/agent-images/build.ts), so
+# it goes. A small file of extra CAs stays: builds lend it to Dockerfiles that ask for it.
+# Agent runs outside the tests keep the variable either way: a model API behind a proxy needs it.
+extra_cas=${NODE_EXTRA_CA_CERTS:-}
+if [ -n "$extra_cas" ] && [ "$(stat -c %s "$extra_cas" 2>/dev/null || echo 0)" -gt 65536 ]; then
+  unset NODE_EXTRA_CA_CERTS
+fi
 npx vitest run --project framework "$@"
 npx tsc --noEmit
