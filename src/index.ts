@@ -13,3 +13,4 @@ export { BrowserUi, OmnizonSteps, type Target, type NewCard, type Purchase } fro
 export { OmnizonView } from './apps/omnizon.ts'
 export * from './checks/index.ts'
 export * from './schema/index.ts'
+export * from './observer/index.ts'

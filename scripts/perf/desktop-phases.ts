@@ -20,16 +20,9 @@ import { dockerClient, ensureImage, imageDir, LABEL, removeRunContainers } from 
 import { execIn } from '../../src/docker/exec.ts'
 import { DesktopSandbox } from '../../src/sandbox/desktop.ts'
 import { WarmPool } from '../../src/sandbox/warm-pool.ts'
-import {
-  expectCalculatorShows,
-  expectEditorSaved,
-  expectNoShellCommand,
-  expectWrittenBy,
-  KEEP_SHELL_HISTORY,
-  LAUNCH_CALCULATOR,
-  launch,
-  RECENT_APP,
-} from '../../tasks/desktop/support.ts'
+import type { DesktopObserver } from '../../src/observer/index.ts'
+import { expectCalculatorShows, expectChangedOnlyBy, expectEditorSaved, expectWrittenBy } from '../../tasks/desktop/checks.ts'
+import { LAUNCH_CALCULATOR, launch } from '../../tasks/desktop/support.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname
 const RUN = `desktop-phases-${process.pid}`
@@ -49,7 +42,7 @@ interface App {
   prepare: string
   command: string
   title: string
-  checks: (shell: Shell) => Promise<void>
+  checks: (shell: Shell, observed: DesktopObserver) => Promise<void>
 }
 
 /** The setup_cmd as the task declares it: its own lines, the app's files, then the app, waited for. */
@@ -79,9 +72,9 @@ const APPS: Record<string, App> = {
     prepare: 'touch ~/note.txt',
     command: 'mousepad ~/note.txt',
     title: 'Mousepad$',
-    checks: async (shell) => {
+    checks: async (shell, observed) => {
       await shell('cat /home/agent/note.txt')
-      await expectEditorSaved(expectAnything, shell as never, '/home/agent/note.txt')
+      await expectEditorSaved(expectAnything, observed, shell as never, '/home/agent/note.txt')
     },
   },
   galculator: {
@@ -90,27 +83,26 @@ const APPS: Record<string, App> = {
     prepare: 'mkdir -p ~/.config/galculator',
     command: 'galculator',
     title: '^galculator$',
-    checks: (shell) => expectCalculatorShows(expectAnything, shell as never, 531.85, 0.01),
+    checks: (shell, observed) => expectCalculatorShows(expectAnything, observed, shell as never, 531.85, 0.01),
   },
   gnumeric: {
     task: 'desktop-spreadsheet-totals',
     prepare: "printf 'month,north\\nJan,1\\n' > ~/sales.csv",
     command: 'gnumeric ~/sales.csv',
     title: 'Gnumeric$',
-    checks: async (shell) => {
+    checks: async (shell, observed) => {
       await shell('cat /home/agent/sales.csv')
-      await expectWrittenBy(expectAnything, shell as never, '/home/agent/sales.csv', RECENT_APP.gnumeric)
+      await expectWrittenBy(expectAnything, observed, '/home/agent/sales.csv', 'gnumeric')
     },
   },
   pcmanfm: {
     task: 'desktop-files-rename',
-    before: [KEEP_SHELL_HISTORY],
     prepare: "printf 'x\\n' > ~/Documents/report-draft.txt",
     command: 'pcmanfm ~/Documents',
     title: '^Documents$',
-    checks: async (shell) => {
+    checks: async (shell, observed) => {
       await shell('ls /home/agent/Documents')
-      await expectNoShellCommand(expectAnything, shell as never, 'renamed')
+      await expectChangedOnlyBy(expectAnything, observed, ['pcmanfm'], 'renamed')
     },
   },
 }
@@ -128,7 +120,11 @@ async function harness(docker: Docker, image: string, app: App, pool: WarmPool |
     phases[name] = now - mark
     mark = now
   }
-  // nop: no step; run() takes the final screenshot before the checks.
+  // nop: no step. run() starts the observer, ends the agent's turn, then takes the final screenshot.
+  await desktop.observer.start()
+  lap('observe')
+  await desktop.observer.endTurn()
+  lap('turn end')
   await desktop.computer.screenshot()
   lap('screenshot')
   const shell: Shell = async (command, options) => {
@@ -136,7 +132,7 @@ async function harness(docker: Docker, image: string, app: App, pool: WarmPool |
     const result = await desktop.shell(command, 60_000, as ?? 'root')
     return { stdout: result.stdout.toString(), stderr: result.stderr.toString(), exitCode: result.exitCode }
   }
-  await app.checks(shell)
+  await app.checks(shell, desktop.observer)
   lap('checks')
   // The task failed (nop): finish() asks whether the container hit its memory limit.
   await desktop.oomKilled()

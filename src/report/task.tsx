@@ -86,7 +86,7 @@ export function TaskSection(props: { run: TestCaseRun; calls: ModelCallSummary[]
           )}
           {run.final_state ? (
             <div class="muted" style="margin-top:6px;font-size:13px">
-              Final app state: <a href={relativeUrl(run.final_state)}>{run.final_state}</a>
+              {run.final_state.endsWith('observed.json') ? 'What the agent ran and changed' : 'Final app state'}: <a href={relativeUrl(run.final_state)}>{run.final_state}</a>
             </div>
           ) : null}
           {run.transcript ? (

@@ -6,6 +6,7 @@ import { execIn, type ExecResult } from '../docker/exec.ts'
 import { CommandChannel } from '../docker/command-channel.ts'
 import { readFileFrom, writeFileTo } from '../docker/archive.ts'
 import { errorLine, type Fault } from '../faults/kinds.ts'
+import { DesktopObserver } from '../observer/observer.ts'
 
 export interface DesktopLimits {
   memoryMb: number
@@ -52,7 +53,13 @@ const DISPLAY_ENV = { DISPLAY: ':99', HOME: AGENT_HOME }
  * settings from HOME, and some run code found there).
  */
 const CHECK_PATH = '/usr/sbin:/usr/bin:/sbin:/bin'
-const CHECK_ENV = [`PATH=${CHECK_PATH}`, 'DISPLAY=:99', 'LANG=C.UTF-8', 'LC_ALL=C.UTF-8', 'TERM=dumb']
+/**
+ * Interpreters a check starts import nothing from the folder they run in or the user's site
+ * (Python puts the current folder first on its module path: a json.py the agent left there would
+ * decide what the check prints). Checks start in /, and Node finds no node_modules of the agent's.
+ */
+const ISOLATED_INTERPRETERS = ['PYTHONSAFEPATH=1', 'PYTHONNOUSERSITE=1', 'PYTHONDONTWRITEBYTECODE=1']
+const CHECK_ENV = [`PATH=${CHECK_PATH}`, 'DISPLAY=:99', 'LANG=C.UTF-8', 'LC_ALL=C.UTF-8', 'TERM=dumb', ...ISOLATED_INTERPRETERS]
 
 /**
  * What the desktop's own commands (actions, screenshots) run with, as root: the agent cannot
@@ -84,6 +91,10 @@ export interface WarmDesktopOptions {
 /** The task label of a warm pool's container until a task takes it (it is renamed then). */
 export const WARM_POOL_TASK = 'warm-pool'
 
+/** Images that carry this label start as root and run everything of the agent's as the agent (see the desktop image's entrypoint). */
+export const OBSERVER_LABEL = 'dev.agentest.observer'
+const OBSERVER_ENTRYPOINT = '/usr/local/bin/agentest-desktop'
+
 /**
  * One task's desktop: a fresh container with a random name, labelled with run and task, with
  * memory/CPU/pid limits, no network unless asked for, no privileges and no capabilities. It is
@@ -93,11 +104,17 @@ export class DesktopSandbox {
   readonly computer: XdotoolComputer
   /** How long each part of open() took, in ms (for timing; not part of any record). */
   readonly timings: Partial<Record<DesktopPhase, number>> = {}
+  /** Records, as root, what the agent's processes do during its turn (see src/observer). */
+  readonly observer: DesktopObserver
 
   private constructor(
     readonly container: Docker.Container,
     readonly name: string,
+    private readonly observed: boolean,
   ) {
+    this.observer = observed
+      ? new DesktopObserver((argv, timeoutMs) => this.command(argv, timeoutMs))
+      : DesktopObserver.without(`the image of container ${name} has no observer (label ${OBSERVER_LABEL}: build it FROM agentest/desktop)`)
     this.computer = new XdotoolComputer(async (command) => {
       const result = await this.command(command, 30_000)
       if (result.exitCode !== 0) {
@@ -144,7 +161,7 @@ export class DesktopSandbox {
     const name = sandboxName(options.taskId)
     const started = performance.now()
     await this.container.rename({ name })
-    const sandbox = new DesktopSandbox(this.container, name)
+    const sandbox = new DesktopSandbox(this.container, name, this.observed)
     sandbox.timings.adopt = performance.now() - started
     return sandbox.starting(() => sandbox.prepare(options.setupCmd, options.readyTimeoutMs ?? 60_000))
   }
@@ -153,11 +170,15 @@ export class DesktopSandbox {
     const { docker, limits = DEFAULT_DESKTOP_LIMITS } = options
     const agent = options.agentServer
     const portKey = agent ? `${agent.port}/tcp` : null
+    const observed = await hasObserver(docker, options.image)
     const container = await docker.createContainer({
       name,
       Image: options.image,
-      // Whatever USER a packaged agent's image sets, its processes run unprivileged.
-      User: USER,
+      // Whatever USER a packaged agent's image sets, its processes run unprivileged: as the agent,
+      // or, in an image with the observer, started by its entrypoint as root and dropped to the
+      // agent before anything else runs (the entrypoint is forced, so an image cannot skip that).
+      User: observed ? 'root' : USER,
+      ...(observed ? { Entrypoint: [OBSERVER_ENTRYPOINT] } : {}),
       Labels: containerLabels(options.runId, taskLabel),
       Env: Object.entries({ ...agent?.env, ...DISPLAY_ENV }).map(([k, v]) => `${k}=${v}`),
       ...(portKey ? { ExposedPorts: { [portKey]: {} } } : {}),
@@ -172,15 +193,18 @@ export class DesktopSandbox {
           ? { PortBindings: { [portKey]: [{ HostIp: '127.0.0.1', HostPort: '' }] }, ExtraHosts: ['host.docker.internal:host-gateway'] }
           : {}),
         Privileged: false,
-        // No capabilities, for the agent and for root alike: a check reads what any user may
-        // read, and a file the agent hides from it fails the check rather than passing it.
+        // No capabilities for the agent. Root (the harness's own commands) may trace and stop the
+        // agent's processes, and the entrypoint may become the agent; no more: a check reads what
+        // any user may read, and a file the agent hides from it fails the check rather than passing
+        // it. no-new-privileges keeps the agent from gaining any of them.
         CapDrop: ['ALL'],
+        ...(observed ? { CapAdd: ['SYS_PTRACE', 'KILL', 'SETUID', 'SETGID'] } : {}),
         SecurityOpt: ['no-new-privileges'],
         ShmSize: 256 * 1024 * 1024,
         Init: true,
       },
     })
-    return new DesktopSandbox(container, name)
+    return new DesktopSandbox(container, name, observed)
   }
 
   /** Runs the start; if it fails, the container goes, and a container that died is named with why. */
@@ -204,17 +228,18 @@ export class DesktopSandbox {
 
   /**
    * Runs a check's shell command where the agent cannot reach it: as root (unless `as: 'agent'`
-   * runs the agent's own work, such as a script it wrote), in the agent's home, with no profile,
-   * no rc files and a clean environment. The timeout is enforced inside the container.
+   * runs the agent's own work, such as a script it wrote), in /, with no profile, no rc files, a
+   * clean environment and interpreters that import nothing from where they run (a module the
+   * agent planted in its home is never loaded). The timeout is enforced inside the container.
    */
   async shell(command: string, timeoutMs = 60_000, as: ShellUser = 'root'): Promise<ExecResult> {
     const identity = as === 'agent' ? [`HOME=${AGENT_HOME}`, `USER=${USER}`] : ['HOME=/root', 'USER=root']
     const clean = ['/usr/bin/env', '-i', ...CHECK_ENV, ...identity, '/bin/bash', '--noprofile', '--norc', '-c', command]
-    if (as === 'agent') return execIn(this.container, clean, { user: USER, workingDir: AGENT_HOME, timeoutMs })
+    if (as === 'agent') return execIn(this.container, clean, { user: USER, workingDir: '/', timeoutMs })
     // As root, through the command channel: a root process the agent cannot reach, started by
     // Docker like an exec, so the check starts as clean as in an exec of its own, without the
     // exec's cost (a task's checks and its solution's probes ran some seven execs per container).
-    return this.command(['/bin/sh', '-c', 'cd "$0" && exec "$@"', AGENT_HOME, ...clean], timeoutMs)
+    return this.command(clean, timeoutMs)
   }
 
   private channel: Promise<CommandChannel | null> | null = null
@@ -447,6 +472,12 @@ const PREPARE_SCRIPT = [
   'fi',
   'now; echo "settled $(( t - t0 ))"',
 ].join('\n')
+
+/** Whether the image carries the observer's label (images built FROM agentest/desktop do). */
+async function hasObserver(docker: Docker, image: string): Promise<boolean> {
+  const info = await docker.getImage(image).inspect().catch(() => null)
+  return info?.Config?.Labels?.[OBSERVER_LABEL] === '1'
+}
 
 /** agentest-<task>-<8 hex digits>: the task's id with what Docker refuses in a name replaced. */
 function sandboxName(taskId: string): string {

@@ -69,7 +69,7 @@ export const TestCaseRun = TestCase.extend({
   trajectory: z.array(Step),
   result: Step.nullable(),
   final_answer: z.string().nullable(),
-  /** The web clone's `/finish` JSON at the end of the task, relative to the run folder. */
+  /** The graded state, relative to the run folder: a web clone's `/finish` JSON (finish.json), or on a desktop the observer's record of what the agent ran and changed (observed.json). */
   final_state: z.string().nullable(),
   /** Every model call of the agent (transcript.jsonl), relative to the run folder; null without one. */
   transcript: z.string().nullable().default(null),

@@ -29,6 +29,19 @@ export function adversary(name: GeneratedNearMiss, task: AdversaryTask, referenc
         }
         return answer
       }
+    case 'shortcut without history':
+    case 'shortcut in a renamed window':
+    case 'shortcut with forged app state':
+    case 'shortcut left running':
+      // The task's shortcut (`reference` here), told which trick to play; one that cannot play it says so.
+      return async (context) => {
+        let played = false
+        const trick = { name, played: () => void (played = true) }
+        const tricked = Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(context), trick: { value: trick } }) as SolutionContext
+        const answer = await reference(tricked)
+        if (!played) throw new NotApplicable(`the task's shortcut does not play the trick "${name}" (inTerminal in tasks/desktop/shortcuts.ts does)`)
+        return answer
+      }
     case 'duplicate':
       // Does the task right twice: the right order, placed two times.
       return async (context) => {

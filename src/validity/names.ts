@@ -1,7 +1,14 @@
 import type { ChallengeType } from '../schema/task.ts'
 
+/**
+ * The tricks played with a tool-naming task's declared shortcut: the same shortcut done quietly,
+ * so that only evidence the agent cannot forge tells it apart from the tool's own work.
+ */
+export const SHORTCUT_TRICKS = ['shortcut without history', 'shortcut in a renamed window', 'shortcut with forged app state', 'shortcut left running'] as const
+export type ShortcutTrick = (typeof SHORTCUT_TRICKS)[number]
+
 /** The near misses agentest writes for every task they fit; each must fail like a declared one. */
-export const GENERATED_NEAR_MISSES = ['hedger', 'echo', 'placed then cancelled', 'duplicate'] as const
+export const GENERATED_NEAR_MISSES = ['hedger', 'echo', 'placed then cancelled', 'duplicate', ...SHORTCUT_TRICKS] as const
 export type GeneratedNearMiss = (typeof GENERATED_NEAR_MISSES)[number]
 
 /** What a generated near miss needs to know about its task. */
@@ -11,6 +18,8 @@ export interface AdversaryTask {
   challenge_type: ChallengeType | null
   /** Where the browser starts (to repeat the reference from the beginning). */
   start_path: string
+  /** The app the goal names, whose use the checks verify (desktop tasks). */
+  tool: string | null
 }
 
 const ASKS = new Set<ChallengeType | null>(['retrieval', 'retrieval-action'])
@@ -26,5 +35,6 @@ export function generatedNearMisses(task: AdversaryTask): GeneratedNearMiss[] {
   const names: GeneratedNearMiss[] = []
   if (ASKS.has(task.challenge_type)) names.push('hedger', 'echo')
   if (task.kind === 'browser' && ACTS.has(task.challenge_type)) names.push('placed then cancelled', 'duplicate')
+  if (task.tool) names.push(...SHORTCUT_TRICKS)
   return names
 }

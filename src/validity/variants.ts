@@ -1,5 +1,5 @@
 import type { Solution, TaskSpec } from '../fixtures/spec.ts'
-import { GENERATED_NEAR_MISSES, generatedNearMisses, type AdversaryTask, type GeneratedNearMiss } from './names.ts'
+import { GENERATED_NEAR_MISSES, SHORTCUT_TRICKS, generatedNearMisses, type AdversaryTask, type GeneratedNearMiss, type ShortcutTrick } from './names.ts'
 
 /** The agents that run a task's variants instead of the task once: near misses must fail, alternatives pass. */
 export const VARIANT_AGENTS = { 'near-miss': 'near miss', alternative: 'alternative' } as const
@@ -10,13 +10,17 @@ export function variantKindOf(agentName: string | undefined): VariantKind | null
 }
 
 function adversaryTask(spec: TaskSpec): AdversaryTask {
-  return { goal: spec.goal, kind: spec.app ? 'browser' : 'desktop', challenge_type: spec.challenge_type ?? null, start_path: spec.start_path }
+  return { goal: spec.goal, kind: spec.app ? 'browser' : 'desktop', challenge_type: spec.challenge_type ?? null, start_path: spec.start_path, tool: spec.tool ?? null }
 }
 
 /** The variants a task runs under a variant agent: declared near misses then generated ones, or its alternatives. */
 export function variantNames(spec: TaskSpec, kind: VariantKind): string[] {
   if (kind === 'alternative') return Object.keys(spec.alternatives)
   return [...Object.keys(spec.near_misses), ...generatedNearMisses(adversaryTask(spec))]
+}
+
+export function isShortcutTrick(name: string): name is ShortcutTrick {
+  return (SHORTCUT_TRICKS as readonly string[]).includes(name)
 }
 
 export function isGenerated(name: string): name is GeneratedNearMiss {
@@ -28,7 +32,8 @@ export function variantSolution(spec: TaskSpec, kind: VariantKind, name: string)
   if (kind === 'alternative') return spec.alternatives[name] ?? null
   const declared = spec.near_misses[name]
   if (declared) return declared
-  const reference = spec.solution
+  // A trick is played with the task's own shortcut (a task that names a tool must declare one).
+  const reference = isShortcutTrick(name) ? spec.near_misses.shortcut : spec.solution
   if (!isGenerated(name) || !reference) return null
   // Loaded on first use: the hedger's candidates bring the shop's catalog along.
   return async (context) => (await import('./adversaries.ts')).adversary(name, adversaryTask(spec), reference)(context)

@@ -1,5 +1,7 @@
 import { agentTest, expectAnswer, type SolutionContext } from 'agentest'
-import { calculate, expectCalculatorShows, inTerminal, LAUNCH_CALCULATOR, paperMode, scientificMode } from './support.ts'
+import { expectCalculatorShows } from './checks.ts'
+import { inTerminal } from './shortcuts.ts'
+import { calculate, LAUNCH_CALCULATOR, paperMode, scientificMode } from './support.ts'
 
 // payment = P·r / (1 − (1 + r)^−n) with P = 12000, r = 0.005, n = 24: 531.847… → $531.85.
 const payment = (rate: number, months = 24) => (12000 * rate) / (1 - (1 + rate) ** -months)
@@ -40,7 +42,7 @@ const test = agentTest({
     'yearly rate read as monthly': (context) => keypad(context, '0.06'),
     // The payment worked out in a terminal: right, but the calculator was never used.
     shortcut: async (context) => {
-      await inTerminal(context, [`awk 'BEGIN { printf "%.2f\\n", 12000*0.005/(1-(1.005)^-24) }'`])
+      await inTerminal(context, [`awk 'BEGIN { printf "%.2f\\n", 12000*0.005/(1-(1.005)^-24) }'`], { forge: { calculator: PAYMENT } })
       return `$${CENTS.toFixed(2)}`
     },
   },
@@ -58,8 +60,8 @@ const test = agentTest({
   },
 })
 
-test('gives the monthly payment, worked out on the calculator', async ({ run, shell, expect }) => {
+test('gives the monthly payment, worked out on the calculator', async ({ run, shell, observed, expect }) => {
   const { answer } = await run()
   expectAnswer(expect, answer, { names: CENTS, notNaming: WRONG, what: `the payment, $${CENTS}` })
-  await expectCalculatorShows(expect, shell, PAYMENT, 0.01)
+  await expectCalculatorShows(expect, observed, shell, PAYMENT, 0.01)
 })

@@ -1,5 +1,7 @@
 import { agentTest, expectAnswer, type SolutionContext } from 'agentest'
-import { calculate, expectCalculatorShows, inTerminal, LAUNCH_CALCULATOR } from './support.ts'
+import { expectCalculatorShows } from './checks.ts'
+import { inTerminal } from './shortcuts.ts'
+import { calculate, LAUNCH_CALCULATOR } from './support.ts'
 
 // 48 × 365 = 17520, easy to know without the calculator: the calculator itself must show it.
 const PRODUCT = 48 * 365
@@ -29,7 +31,7 @@ const test = agentTest({
     'digits swapped': (context) => multiply(context, '48*356', 48 * 356),
     // The right number, worked out in a terminal (or known by heart): the calculator shows 0.
     shortcut: async (context) => {
-      await inTerminal(context, ['echo $((48*365))'])
+      await inTerminal(context, ['echo $((48*365))'], { forge: { calculator: PRODUCT } })
       return String(PRODUCT)
     },
   },
@@ -44,8 +46,8 @@ const test = agentTest({
   },
 })
 
-test('answers 48 × 365 with the calculator', async ({ run, shell, expect }) => {
+test('answers 48 × 365 with the calculator', async ({ run, shell, observed, expect }) => {
   const { answer } = await run()
   expectAnswer(expect, answer, { names: PRODUCT, notNaming: WRONG, what: `the product, ${PRODUCT}` })
-  await expectCalculatorShows(expect, shell, PRODUCT)
+  await expectCalculatorShows(expect, observed, shell, PRODUCT)
 })

@@ -1,5 +1,7 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { expectEditorSaved, inTerminal, launch } from './support.ts'
+import { expectEditorSaved } from './checks.ts'
+import { inTerminal } from './shortcuts.ts'
+import { launch } from './support.ts'
 
 const NOTE = 'Meeting moved to 10:30'
 
@@ -22,16 +24,16 @@ const test = agentTest({
     'wrong time': (context) => note(context, 'Meeting moved to 10:00'),
     'not saved': (context) => note(context, NOTE, false),
     // The note written from a terminal: the editor still holds an empty page.
-    shortcut: (context) => inTerminal(context, [`echo '${NOTE}' > ~/note.txt`]),
+    shortcut: (context) => inTerminal(context, [`echo '${NOTE}' > ~/note.txt`], { forge: { recent: [{ path: '/home/agent/note.txt', app: 'Mousepad' }] } }),
   },
   alternatives: {
     'with a line break at the end': (context) => note(context, `${NOTE}\n`),
   },
 })
 
-test('saves the note from the editor', async ({ run, shell, expect }) => {
+test('saves the note from the editor', async ({ run, shell, observed, expect }) => {
   await run()
   const saved = await shell('cat /home/agent/note.txt')
   expect(saved.stdout.trim(), 'the saved note').toBe(NOTE)
-  await expectEditorSaved(expect, shell, '/home/agent/note.txt')
+  await expectEditorSaved(expect, observed, shell, '/home/agent/note.txt')
 })

@@ -1,5 +1,7 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { expectEditorSaved, inTerminal, launch, untilShell, untilWindow } from './support.ts'
+import { expectEditorSaved } from './checks.ts'
+import { inTerminal } from './shortcuts.ts'
+import { launch, untilShell, untilWindow } from './support.ts'
 
 const LETTER = `Dear Sam,
 
@@ -46,7 +48,7 @@ const test = agentTest({
     'whole words only': (context) => replaceAll(context, { wholeWord: true }),
     'not saved': (context) => replaceAll(context, { save: false }),
     // The same change made with sed in a terminal, behind the editor's back.
-    shortcut: (context) => inTerminal(context, ["sed -i 's/colour/color/g' ~/letter.txt"]),
+    shortcut: (context) => inTerminal(context, ["sed -i 's/colour/color/g' ~/letter.txt"], { forge: { recent: [{ path: '/home/agent/letter.txt', app: 'Mousepad' }] } }),
   },
   alternatives: {
     // Select everything and type the corrected letter over it.
@@ -59,10 +61,10 @@ const test = agentTest({
   },
 })
 
-test('changes colour to color and saves, in the editor', async ({ run, shell, expect }) => {
+test('changes colour to color and saves, in the editor', async ({ run, shell, observed, expect }) => {
   await run()
   const saved = await shell('cat /home/agent/letter.txt')
   expect(saved.stdout.includes('colour'), 'the saved letter no longer says "colour"').toBe(false)
   expect(saved.stdout.trimEnd(), 'the saved letter is the original with "color" in its place').toBe(FIXED.trimEnd())
-  await expectEditorSaved(expect, shell, '/home/agent/letter.txt')
+  await expectEditorSaved(expect, observed, shell, '/home/agent/letter.txt')
 })

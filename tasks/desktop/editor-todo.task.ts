@@ -1,5 +1,7 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { expectEditorSaved, inTerminal, launch, untilShell } from './support.ts'
+import { expectEditorSaved } from './checks.ts'
+import { inTerminal } from './shortcuts.ts'
+import { launch, untilShell } from './support.ts'
 
 const TODO = `[ ] Book dentist appointment
 [x] Pay electricity bill
@@ -46,7 +48,9 @@ const test = agentTest({
     'not saved': (context) => cleanUp(context, { save: false }),
     // The list filtered with grep in a terminal: the editor still shows the old one.
     shortcut: (context) =>
-      inTerminal(context, ["grep -v '^\\[x\\]' ~/todo.txt > /tmp/todo && echo '[ ] Buy printer ink' >> /tmp/todo && cat /tmp/todo > ~/todo.txt"]),
+      inTerminal(context, ["grep -v '^\\[x\\]' ~/todo.txt > /tmp/todo && echo '[ ] Buy printer ink' >> /tmp/todo && cat /tmp/todo > ~/todo.txt"], {
+        forge: { recent: [{ path: '/home/agent/todo.txt', app: 'Mousepad' }] },
+      }),
   },
   alternatives: {
     // Select everything and type the cleaned-up list over it.
@@ -59,11 +63,11 @@ const test = agentTest({
   },
 })
 
-test('removes the ticked tasks, adds one and saves, in the editor', async ({ run, shell, expect }) => {
+test('removes the ticked tasks, adds one and saves, in the editor', async ({ run, shell, observed, expect }) => {
   await run()
   const saved = await shell('cat /home/agent/todo.txt')
   const lines = saved.stdout.split('\n').map((line) => line.trimEnd()).filter((line) => line !== '')
   expect(lines.filter((line) => line.startsWith('[x]')), 'no ticked task is left').toEqual([])
   expect(lines, 'the open tasks keep their order and the new one comes last').toEqual(EXPECTED)
-  await expectEditorSaved(expect, shell, '/home/agent/todo.txt')
+  await expectEditorSaved(expect, observed, shell, '/home/agent/todo.txt')
 })

@@ -1,5 +1,7 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { altTabTo, expectEditorSaved, launch, untilShell } from './support.ts'
+import { expectEditorSaved } from './checks.ts'
+import { tricked } from './shortcuts.ts'
+import { activeTitle, altTabTo, launch, untilShell } from './support.ts'
 
 const SCRIPT = `#!/bin/bash
 # Copies my notes into ~/backups.
@@ -51,7 +53,11 @@ const test = agentTest({
     'folder made by hand': (context) => runScript(context, 'mkdir ~/backups && bash ~/bin/backup.sh'),
     'script never run': (context) => fixScript(context),
     // The fix made with sed in the terminal, behind the editor's back, then run.
-    shortcut: (context) => runScript(context, "sed -i '3i mkdir -p ~/backups' ~/bin/backup.sh && bash ~/bin/backup.sh"),
+    shortcut: async (context) => {
+      const fix = "sed -i '3i mkdir -p ~/backups' ~/bin/backup.sh && bash ~/bin/backup.sh"
+      const forge = { recent: [{ path: '/home/agent/bin/backup.sh', app: 'Mousepad' as const }] }
+      await runScript(context, tricked(context, [fix], (await activeTitle(context.desktop)) ?? '', forge).join('\n'))
+    },
   },
   alternatives: {
     'folder made only when missing': async (context) => {
@@ -66,16 +72,25 @@ const test = agentTest({
   },
 })
 
-test('fixes the backup script in the editor and runs it', async ({ run, shell, expect }) => {
+test('fixes the backup script in the editor and runs it', async ({ run, shell, observed, expect }) => {
   await run()
   const backup = await shell('cat /home/agent/backups/notes.txt')
   expect(backup.exitCode, 'the script was run: ~/backups/notes.txt exists').toBe(0)
   expect(backup.stdout, 'the backup is a copy of the notes').toBe(NOTES)
-  // The fix itself: the saved script must work from scratch, with no ~/backups folder at all.
-  // What it prints is the script's business: the goal asks only that it works.
-  // The agent's script runs as the agent, never as root: it is the agent's work, not the check's.
-  const rerun = await shell('rm -rf ~/backups && bash ~/bin/backup.sh && cat ~/backups/notes.txt', { as: 'agent' })
+  // The fix itself: the saved script must work from scratch, with no ~/backups folder at all. It
+  // runs in a clean copy (a fresh home with the script and the notes, nothing else of the
+  // agent's), so nothing the agent left behind can make it pass. What it prints is the script's
+  // business: the goal asks only that it works. It runs as the agent, never as root: it is the
+  // agent's work, not the check's.
+  const rerun = await shell(
+    [
+      'home=$(mktemp -d) && mkdir -p "$home/bin" "$home/Documents" && cp /home/agent/bin/backup.sh "$home/bin/"',
+      `cat > "$home/Documents/notes.txt" <<'EOF'\n${NOTES}EOF`,
+      'HOME="$home" bash "$home/bin/backup.sh" && cat "$home/backups/notes.txt"',
+    ].join('\n'),
+    { as: 'agent' },
+  )
   expect(rerun.exitCode, 'the saved script succeeds when ~/backups is missing').toBe(0)
   expect(rerun.stdout.endsWith(NOTES), 'and it copies the notes').toBe(true)
-  await expectEditorSaved(expect, shell, '/home/agent/bin/backup.sh')
+  await expectEditorSaved(expect, observed, shell, '/home/agent/bin/backup.sh')
 })

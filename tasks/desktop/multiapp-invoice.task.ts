@@ -1,26 +1,13 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import {
-  calculate,
-  expectCalculatorShows,
-  expectNoShellCommand,
-  expectWrittenBy,
-  inTerminal,
-  KEEP_SHELL_HISTORY,
-  LAUNCH_CALCULATOR,
-  launch,
-  paperMode,
-  RECENT_APP,
-  saveAs,
-  takeInto,
-  untilShell,
-  untilWindow,
-} from './support.ts'
+import { expectCalculatorShows, expectChangedOnlyBy, expectWrittenBy } from './checks.ts'
+import { inTerminal } from './shortcuts.ts'
+import { calculate, LAUNCH_CALCULATOR, launch, paperMode, saveAs, takeInto, untilShell, untilWindow } from './support.ts'
 
 // 37 boxes × $12.45 = $460.65, plus 8% tax = $497.502 → $497.50.
 const TOTAL = 37 * 12.45 * 1.08
 const LINE = `Total: $${TOTAL.toFixed(2)}`
 
-const setup = [KEEP_SHELL_HISTORY, launch('pcmanfm ~', '^agent$'), launch('mousepad', 'Mousepad$'), LAUNCH_CALCULATOR].join('\n')
+const setup = [launch('pcmanfm ~', '^agent$'), launch('mousepad', 'Mousepad$'), LAUNCH_CALCULATOR].join('\n')
 
 /**
  * The whole errand, keyboard only. Calculator: `formula` on its keypad (or, with `paper`, on its
@@ -71,7 +58,9 @@ const test = agentTest({
     'tax left out': (context) => errand(context, { formula: '37*12.45', line: 'Total: $460.65' }),
     'copied instead of moved': (context) => errand(context, { keep: 'copy' }),
     // Everything from a terminal: the right file in the right place, and no app used.
-    shortcut: (context) => inTerminal(context, [`mkdir ~/Invoices && echo '${LINE}' > ~/Invoices/invoice.txt`]),
+    shortcut: (context) => inTerminal(context, [`mkdir ~/Invoices && echo '${LINE}' > ~/Invoices/invoice.txt`], {
+        forge: { calculator: TOTAL, recent: [{ path: '/home/agent/invoice.txt', app: 'Mousepad' }] },
+      }),
   },
   alternatives: {
     // The calculator's paper mode takes the formula as a line of text.
@@ -79,7 +68,7 @@ const test = agentTest({
   },
 })
 
-test('files the invoice total in ~/Invoices, with the three apps', async ({ run, shell, expect }) => {
+test('files the invoice total in ~/Invoices, with the three apps', async ({ run, shell, observed, expect }) => {
   await run()
   const invoice = await shell('cat /home/agent/Invoices/invoice.txt')
   expect(invoice.exitCode, '~/Invoices/invoice.txt exists').toBe(0)
@@ -88,7 +77,7 @@ test('files the invoice total in ~/Invoices, with the three apps', async ({ run,
   expect(left.exitCode, 'invoice.txt is no longer in the home folder').not.toBe(0)
   // Each app the goal names, by what it leaves behind: the calculator's last result, the
   // editor's entry for the file it saved, and no terminal command doing the file manager's part.
-  await expectCalculatorShows(expect, shell, TOTAL, 0.01)
-  await expectWrittenBy(expect, shell, '/home/agent/invoice.txt', RECENT_APP.mousepad, '/home/agent/Invoices/invoice.txt')
-  await expectNoShellCommand(expect, shell, 'the folder was made and the invoice moved')
+  await expectCalculatorShows(expect, observed, shell, TOTAL, 0.01)
+  await expectWrittenBy(expect, observed, '/home/agent/invoice.txt', 'mousepad', '/home/agent/Invoices/invoice.txt')
+  await expectChangedOnlyBy(expect, observed, ['mousepad', 'pcmanfm'], 'the folder was made and the invoice moved')
 })

@@ -1,5 +1,7 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { altTabTo, expectWrittenBy, gnumericExportCsv, inTerminal, launch, parseCsv, RECENT_APP, readText } from './support.ts'
+import { expectWrittenBy } from './checks.ts'
+import { inTerminal } from './shortcuts.ts'
+import { altTabTo, gnumericExportCsv, launch, parseCsv, readText } from './support.ts'
 
 const RECEIPTS = `March receipts
 
@@ -72,7 +74,9 @@ const test = agentTest({
     },
     // The amounts pulled out of the receipts with awk in a terminal: the spreadsheet stays empty.
     shortcut: (context) =>
-      inTerminal(context, ["awk -F': ' 'NF == 2 { print $2; t += $2 } END { print t }' ~/Documents/receipts.txt > ~/total.csv"]),
+      inTerminal(context, ["awk -F': ' 'NF == 2 { print $2; t += $2 } END { print t }' ~/Documents/receipts.txt > ~/total.csv"], {
+        forge: { recent: [{ path: '/home/agent/total.csv', app: 'Gnumeric Spreadsheet' }] },
+      }),
   },
   alternatives: {
     // The total added up by hand and typed in as a number.
@@ -82,7 +86,7 @@ const test = agentTest({
   },
 })
 
-test('totals the receipts in a CSV saved by the spreadsheet', async ({ run, shell, expect }) => {
+test('totals the receipts in a CSV saved by the spreadsheet', async ({ run, shell, observed, expect }) => {
   await run()
   const saved = await shell('cat /home/agent/total.csv')
   expect(saved.exitCode, '~/total.csv exists').toBe(0)
@@ -90,5 +94,5 @@ test('totals the receipts in a CSV saved by the spreadsheet', async ({ run, shel
   expect(column.length, `column A has the ${AMOUNTS.length} amounts and the total`).toBe(AMOUNTS.length + 1)
   expect(column.slice(0, AMOUNTS.length).map(Number), 'the amounts, in the order of the file').toEqual(AMOUNTS)
   expect(Math.abs(Number(column[AMOUNTS.length]) - TOTAL) < 0.005, `the last row holds the total, ${TOTAL}`).toBe(true)
-  await expectWrittenBy(expect, shell, '/home/agent/total.csv', RECENT_APP.gnumeric)
+  await expectWrittenBy(expect, observed, '/home/agent/total.csv', 'gnumeric')
 })

@@ -1,5 +1,7 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { expectWrittenBy, gnumericExportCsv, gnumericRepeatExport, inTerminal, launch, parseCsv, RECENT_APP, untilShell } from './support.ts'
+import { expectWrittenBy } from './checks.ts'
+import { inTerminal } from './shortcuts.ts'
+import { gnumericExportCsv, gnumericRepeatExport, launch, parseCsv, untilShell } from './support.ts'
 
 const GRADES = `student,test1,test2,test3
 Ana,78,85,92
@@ -83,7 +85,7 @@ const test = agentTest({
     shortcut: (context) =>
       inTerminal(context, [
         `awk -F, 'NR==1 { print $0 ",Average,Result"; next } { a = ($2+$3+$4)/3; print $0 "," a "," (a >= 65 ? "PASS" : "FAIL") }' ~/grades.csv > ${FINAL}`,
-      ]),
+      ], { forge: { recent: [{ path: FINAL, app: 'Gnumeric Spreadsheet' }] } }),
   },
   alternatives: {
     // Averages rounded to one decimal, as a sheet formatted to one decimal shows them.
@@ -99,7 +101,7 @@ const test = agentTest({
   },
 })
 
-test('adds Average and Result columns in a new CSV, saved by the spreadsheet', async ({ run, shell, expect }) => {
+test('adds Average and Result columns in a new CSV, saved by the spreadsheet', async ({ run, shell, observed, expect }) => {
   await run()
   const original = await shell('cat /home/agent/grades.csv')
   expect(original.stdout, '~/grades.csv is unchanged').toBe(GRADES)
@@ -112,5 +114,5 @@ test('adds Average and Result columns in a new CSV, saved by the spreadsheet', a
   const wrong = averages.filter(({ student, shown }) => !rightToItsPrecision(shown, student.average)).map(({ student, shown }) => `${student.name}: ${shown}`)
   expect(wrong, 'each average is right, to the precision shown').toEqual([])
   expect(rows.slice(1).map((row) => row[5]), 'each result is PASS or FAIL by the 65 mark').toEqual(STUDENTS.map((s) => s.result))
-  await expectWrittenBy(expect, shell, FINAL, RECENT_APP.gnumeric)
+  await expectWrittenBy(expect, observed, FINAL, 'gnumeric')
 })

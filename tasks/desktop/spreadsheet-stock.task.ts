@@ -1,5 +1,7 @@
 import { agentTest, type SolutionContext } from 'agentest'
-import { expectWrittenBy, gnumericRepeatExport, inTerminal, launch, parseCsv, RECENT_APP, untilShell, untilWindow } from './support.ts'
+import { expectWrittenBy } from './checks.ts'
+import { inTerminal } from './shortcuts.ts'
+import { gnumericRepeatExport, launch, parseCsv, untilShell, untilWindow } from './support.ts'
 
 const INVENTORY = `item,location,stock
 Stapler,Shelf A,12
@@ -41,7 +43,7 @@ const test = agentTest({
     'digits swapped': (context) => setStock(context, { stock: '18' }),
     'not saved': (context) => setStock(context, { save: false }),
     // The same edit made with sed in a terminal: the spreadsheet never wrote the file.
-    shortcut: (context) => inTerminal(context, ["sed -i 's/^Printer paper,Shelf C,18$/Printer paper,Shelf C,81/' ~/inventory.csv"]),
+    shortcut: (context) => inTerminal(context, ["sed -i 's/^Printer paper,Shelf C,18$/Printer paper,Shelf C,81/' ~/inventory.csv"], { forge: { recent: [{ path: '/home/agent/inventory.csv', app: 'Gnumeric Spreadsheet' }] } }),
   },
   alternatives: {
     // The cell reached by its address (Ctrl+G, Go To..., "C5", Enter, Escape) instead of the arrow keys.
@@ -59,12 +61,12 @@ const test = agentTest({
   },
 })
 
-test('corrects the printer paper stock in the spreadsheet', async ({ run, shell, expect }) => {
+test('corrects the printer paper stock in the spreadsheet', async ({ run, shell, observed, expect }) => {
   await run()
   const saved = await shell('cat /home/agent/inventory.csv')
   const rows = parseCsv(saved.stdout)
   const paper = rows.find((row) => row[0] === 'Printer paper')
   expect(paper?.[2], 'printer paper has a stock of 81').toBe('81')
   expect(rows, 'the rest of the file is unchanged and it is still CSV').toEqual(EXPECTED)
-  await expectWrittenBy(expect, shell, '/home/agent/inventory.csv', RECENT_APP.gnumeric)
+  await expectWrittenBy(expect, observed, '/home/agent/inventory.csv', 'gnumeric')
 })

@@ -9,18 +9,12 @@
  * container (which window has the focus, whether a file exists) so a solution can wait for a
  * dialog to open or a save to land instead of sleeping a fixed time.
  *
- * Checks: a goal that names an app is checked on that app's own state, not only on the end
- * result, so a run that reaches the result another way (a terminal, mental arithmetic) fails:
- * `expectCalculatorShows` (galculator), `expectEditorSaved` (mousepad, a file it has open),
- * `expectWrittenBy` (the app that last wrote a file, from GTK's recent-files list: gnumeric, or
- * mousepad for a file it created) and `expectNoShellCommand` (pcmanfm, which keeps no record of
- * what it moved: the terminal it can open does, once setup has `KEEP_SHELL_HISTORY`).
+ * Checks on how the work was done are in checks.ts (they read the observer's record); the
+ * terminal shortcut near misses, and the gate's tricks with them, in shortcuts.ts.
  */
-import type { SolutionContext, TaskContext } from 'agentest'
+import type { SolutionContext } from 'agentest'
 
 type Desktop = SolutionContext['desktop']
-type Expect = TaskContext['expect']
-type Shell = TaskContext['shell']
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms))
 
@@ -246,14 +240,6 @@ export async function gnumericExportCsv(context: SolutionContext, path: string):
 // Setup pieces.
 
 /**
- * For setup_cmd: makes every interactive shell append each command to ~/.bash_history as soon
- * as it runs (bash otherwise writes it when the shell exits), so a check sees what was typed in
- * a terminal that is still open. Tasks done in the file manager need it: pcmanfm opens a
- * terminal on F4.
- */
-export const KEEP_SHELL_HISTORY = `echo "PROMPT_COMMAND='history -a'" >> ~/.bashrc`
-
-/**
  * For setup_cmd: starts galculator. It writes its settings, with the number on its display, to
  * ~/.config/galculator/galculator.conf when it quits, but only if that folder already exists.
  */
@@ -292,158 +278,4 @@ export async function paperMode({ computer, desktop }: SolutionContext): Promise
   await computer.keypress(['alt', 'v'])
   await untilMenuOpen(desktop)
   await computer.keypress(['p'])
-}
-
-/**
- * The "shortcut" near miss of a task whose goal names an app: the end state reached from a
- * terminal instead. With `open: 'f4'` the terminal is pcmanfm's own (Tools > Open Current Folder
- * in Terminal, F4), as an agent in the file manager could open it; the other apps offer none, so
- * one is started as an agent that finds any way to a shell would. The commands are typed in,
- * then `exit` closes the terminal, and the app the goal names is left as it was.
- */
-export async function inTerminal(
-  context: SolutionContext,
-  commands: readonly string[],
-  { open = 'launch' }: { open?: 'launch' | 'f4' } = {},
-): Promise<void> {
-  const { computer, desktop } = context
-  const count = async () => Number((await desktop.shell('pgrep -c -x xterm', 10_000)).stdout.toString().trim() || 0)
-  const before = await count()
-  if (open === 'f4') await computer.keypress(['f4'])
-  else await desktop.shell('setsid -f xterm >/dev/null 2>&1 </dev/null', 10_000, 'agent')
-  await untilShell(desktop, `[ "$(pgrep -c -x xterm)" -gt ${before} ]`)
-  await untilWindow(desktop, /^agent@/)
-  for (const command of commands) await computer.type(`${command}\n`)
-  await computer.type('exit\n')
-  await waitFor(() => 'the terminal to close', async () => (await count()) <= before, 30_000)
-}
-
-// ---------------------------------------------------------------------------------------------
-// Checks on the apps' own state. Each is one or two recorded checks.
-
-/**
- * Galculator holds the result: the number on its display (what it saves when it quits; the
- * check quits it if the agent left it open), or its paper mode, whose paper is a list no check
- * can read, so being in paper mode is taken as the calculator having been used.
- */
-export async function expectCalculatorShows(expect: Expect, shell: Shell, result: number, tolerance = 1e-9): Promise<void> {
-  const probe = await shell(
-    [
-      // galculator maps a second, inert window of its class: activating that one never completes
-      // (xdotool's --sync waits ~15 s), so the focused window is taken when it is galculator's.
-      'ws=$(xdotool search --onlyvisible --classname "^galculator$" 2>/dev/null); a=$(xdotool getactivewindow 2>/dev/null)',
-      'w=$(for x in $ws; do [ "$x" = "$a" ] && echo "$x"; done); [ -n "$w" ] || w=$(echo "$ws" | tail -n 1)',
-      'if [ -n "$w" ]; then',
-      '  [ "$w" = "$a" ] || xdotool windowactivate --sync "$w" >/dev/null 2>&1; sleep 0.3; xdotool key --clearmodifiers ctrl+q',
-      '  for i in $(seq 40); do pgrep -x galculator >/dev/null || break; sleep 0.25; done',
-      'fi',
-      "grep -E '^(mode|remembered_valuex)=' /home/agent/.config/galculator/galculator.conf 2>/dev/null",
-      'exit 0',
-    ].join('\n'),
-    // As the agent: ~/.config is private (mode 700) once mousepad or pcmanfm made it first.
-    { as: 'agent' },
-  )
-  const setting = (name: string) => new RegExp(`^${name}="?([^"\\n]*)"?$`, 'm').exec(probe.stdout)?.[1] ?? null
-  const shown = setting('mode') === '2' ? 'paper mode' : setting('remembered_valuex') === null ? 'nothing' : Number(setting('remembered_valuex'))
-  expect(shown, `the calculator was used: it shows ${Number(result.toFixed(4))} (or is in paper mode)`).toSatisfy(
-    (value: number | string) => value === 'paper mode' || (typeof value === 'number' && Math.abs(value - result) <= tolerance),
-  )
-}
-
-/**
- * Mousepad saved the file it has open: a window shows it with no unsaved changes, and focusing
- * that window raises no "Externally Modified" question (Mousepad asks it when the file on disk
- * changed behind its back: a file written from a terminal). The editor must still be open.
- */
-export async function expectEditorSaved(expect: Expect, shell: Shell, path: string): Promise<void> {
-  const shown = path.replace(/^\/home\/agent\//, '~/')
-  const probe = await shell(
-    [
-      "ws=$(xdotool search --onlyvisible --name ' - Mousepad$' 2>/dev/null)",
-      'for w in $ws; do echo "window: $(xdotool getwindowname "$w")"; done',
-      // Not --sync: the question takes the focus when it comes up, and --sync then waits ~15 s.
-      // It comes within 0.05 s of the window's activation (measured with both cores busy), so
-      // 1.5 s of the window in front without it is a wide margin.
-      'for w in $ws; do',
-      '  xdotool windowactivate "$w" >/dev/null 2>&1; quiet=0',
-      '  for i in $(seq 65); do',
-      "    xdotool search --onlyvisible --name '^Externally Modified$' >/dev/null 2>&1 && { echo 'warning: Externally Modified'; break 2; }",
-      '    [ "$(xdotool getactivewindow 2>/dev/null)" = "$w" ] && quiet=$((quiet + 1))',
-      '    [ $quiet -ge 15 ] && break',
-      '    sleep 0.1',
-      '  done',
-      'done',
-      'exit 0',
-    ].join('\n'),
-  )
-  const lines = (prefix: string) => probe.stdout.split('\n').filter((line) => line.startsWith(prefix)).map((line) => line.slice(prefix.length))
-  expect(lines('window: '), `the text editor still has ${shown} open, saved`).toContain(`${shown} - Mousepad`)
-  expect(lines('warning: '), `the editor did not find ${shown} changed behind its back`).toEqual([])
-}
-
-/** How GTK's recent-files list names the apps the tasks use. */
-export const RECENT_APP = { gnumeric: 'Gnumeric Spreadsheet', mousepad: 'Mousepad' } as const
-
-/**
- * The app wrote the file last: GTK apps list a file they save or export in
- * ~/.local/share/recently-used.xbel (opening a file from the command line does not, for
- * gnumeric), so the app's entry for the file must be no older than the file itself (2 s of
- * slack: the save dialog adds its entry just before the app writes). A file written from a
- * terminal has no entry, or one older than the file. `now` is where the file is if it was moved
- * after the save (a move keeps its modification time; the list keeps the old path).
- */
-export async function expectWrittenBy(
-  expect: Expect,
-  shell: Shell,
-  path: string,
-  app: (typeof RECENT_APP)[keyof typeof RECENT_APP],
-  now = path,
-): Promise<void> {
-  // The list is the agent's (mode 600, which root without capabilities cannot read), and GTK
-  // writes it a moment after the save: the probe reads it as the agent, for up to 5 s.
-  const probe = await shell(
-    [
-      "python3 - <<'EOF'",
-      'import json, os, time, datetime, xml.etree.ElementTree as ET',
-      `path, now, app = ${JSON.stringify(path)}, ${JSON.stringify(now)}, ${JSON.stringify(app)}`,
-      "NS = '{http://www.freedesktop.org/standards/desktop-bookmarks}'",
-      'def look():',
-      "    mtime = os.stat(now).st_mtime if os.path.exists(now) else None",
-      '    try:',
-      "        root = ET.parse(os.path.expanduser('~/.local/share/recently-used.xbel')).getroot()",
-      '    except Exception:',
-      '        return mtime, []',
-      '    entries = []',
-      "    for mark in root.findall('bookmark'):",
-      "        if mark.get('href') != 'file://' + path:",
-      '            continue',
-      "        for a in mark.iter(NS + 'application'):",
-      "            at = datetime.datetime.fromisoformat(a.get('modified').replace('Z', '+00:00')).timestamp()",
-      "            entries.append({'app': a.get('name'), 'modified': at})",
-      '    return mtime, entries',
-      'for _ in range(10):',
-      '    mtime, entries = look()',
-      '    # No file: no save to wait for. A file: its entry may land a moment after it.',
-      "    if mtime is None or any(e['app'] == app and e['modified'] >= mtime - 2 for e in entries):",
-      '        break',
-      '    time.sleep(0.5)',
-      "print(json.dumps({'mtime': mtime, 'entries': entries}))",
-      'EOF',
-    ].join('\n'),
-    { as: 'agent' },
-  )
-  const seen = JSON.parse(probe.stdout || '{"mtime":null,"entries":[]}') as { mtime: number | null; entries: Array<{ app: string; modified: number }> }
-  const wroteLast = seen.mtime === null ? [] : seen.entries.filter((e) => e.modified >= seen.mtime! - 2).map((e) => e.app)
-  expect(wroteLast, `${app} wrote ${path.replace(/^\/home\/agent\//, '~/')} last`).toContain(app)
-}
-
-/**
- * No command typed in a terminal changed files: the shell history (kept as it goes, see
- * KEEP_SHELL_HISTORY) has no line with a command that moves, copies, renames, creates or writes
- * files (find and redirections count: -exec, -delete, >). Looking around with ls, cat or du is allowed.
- */
-export async function expectNoShellCommand(expect: Expect, shell: Shell, what: string): Promise<void> {
-  const history = await shell('cat ~/.bash_history 2>/dev/null; exit 0', { as: 'agent' })
-  const writes = /(^|[\s;&|(`])(mv|cp|mkdir|rename|rsync|install|ln|rm|rmdir|touch|tee|dd|sed|awk|perl|python3?|find|xargs|gio)\b|>/
-  expect(history.stdout.split('\n').filter((line) => writes.test(line)), `${what} in the file manager, not by terminal commands`).toEqual([])
 }

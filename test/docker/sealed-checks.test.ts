@@ -59,7 +59,30 @@ describe.skipIf(noDocker)('checks run out of the agent\'s reach', { timeout: 300
 
   test('a check inherits no environment: only the fixed variables are set', async () => {
     const env = await sandbox.shell('env | cut -d= -f1 | sort | tr "\\n" " "')
-    expect(env.stdout.toString().trim()).toBe('DISPLAY HOME LANG LC_ALL PATH PWD SHLVL TERM USER _')
+    expect(env.stdout.toString().trim()).toBe('DISPLAY HOME LANG LC_ALL PATH PWD PYTHONDONTWRITEBYTECODE PYTHONNOUSERSITE PYTHONSAFEPATH SHLVL TERM USER _')
+  })
+
+  test('a module the agent plants in its home, its folder or its user site is imported by no check, as root or as the agent', async () => {
+    const plant = [
+      'site=$(python3 -c "import site; print(site.getusersitepackages())")',
+      'mkdir -p "$site" ~/work',
+      'for where in ~ ~/work "$site"; do printf "print(\\"planted\\")\\n" > "$where/json.py"; done',
+      'printf "print(\\"planted\\")\\n" > "$site/usercustomize.py"',
+      // Unprotected (as the agent's own terminal runs it), python picks both up: the trap is live.
+      'cd ~ && env -u PYTHONSAFEPATH -u PYTHONNOUSERSITE python3 -c "import json" 2>&1',
+    ].join('\n')
+    expect((await sandbox.shell(plant, 10_000, 'agent')).stdout.toString()).toBe('planted\nplanted\n')
+    const probe = [
+      'python3 -c "import json; print(json.__file__)"',
+      'cd /home/agent && python3 -c "import json; print(json.__file__)"',
+      "cd /home/agent/work && python3 - <<'EOF'\nimport json\nprint(json.__file__)\nEOF",
+    ].join('\n')
+    for (const as of ['root', 'agent'] as const) {
+      const seen = await sandbox.shell(probe, 10_000, as)
+      expect(seen.stdout.toString(), as).toBe('/usr/lib/python3.11/json/__init__.py\n'.repeat(3))
+      expect((await sandbox.shell('pwd', 10_000, as)).stdout.toString(), `${as}: a check starts in /`).toBe('/\n')
+    }
+    await sandbox.shell('rm -rf ~/json.py ~/work ~/.local/lib', 10_000, 'agent')
   })
 
   test('running the agent\'s own work as the agent still reads none of its rc files', async () => {
@@ -70,7 +93,7 @@ describe.skipIf(noDocker)('checks run out of the agent\'s reach', { timeout: 300
 
   test('hiding a file from the checks fails them rather than passing them; root\'s files stay out of the agent\'s reach', async () => {
     await sandbox.shell('echo hello > ~/hello.txt; chmod 600 ~/hello.txt', 10_000, 'agent')
-    // Root holds no capabilities here: a file the agent made unreadable is an error for the check.
+    // Root cannot read past a file's permissions here: a file the agent made unreadable is an error for the check.
     const hidden = await sandbox.shell('cat /home/agent/hello.txt')
     expect(hidden.exitCode).not.toBe(0)
     expect(hidden.stderr.toString()).toContain('Permission denied')

@@ -7,6 +7,7 @@ import { docker, noDocker } from '../docker/docker-available.ts'
 import { startEngineProxy } from '../docker/engine-proxy.ts'
 import { gateRows, renderGate, variantProblems, type Declared, type GateRuns } from '../../src/validity/gate.ts'
 import { declaredVariants } from '../../src/validity/validate.ts'
+import { SHORTCUT_TRICKS } from '../../src/validity/names.ts'
 import { inFlightTogether, ROOT, runBenchmark, taskFileCount, UNREAD_STEPS, variantsRecordedWithoutStepShots } from './run-benchmark.ts'
 import { processesMatching } from '../support/processes.ts'
 
@@ -96,6 +97,17 @@ describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 1_500_000 }, ()
     expect(variantProblems('near miss', declared.nearMisses, run.results)).toEqual([])
     expect(await containersOf(name)).toEqual([])
     expect(variantsRecordedWithoutStepShots(run.results)).toBe(true)
+    // Every task that names a tool runs its shortcut as each of the gate's tricks (none skipped
+    // as not applicable), and each fails on a check of how the work was done: the observer's
+    // record, the calculator's own saved display, or the editor's own window.
+    const toolTasks = [...declared.nearMisses].filter(([, names]) => names.includes('shortcut')).map(([id]) => id)
+    expect(toolTasks.length).toBeGreaterThanOrEqual(13)
+    const tricks = run.results.filter((r) => (SHORTCUT_TRICKS as readonly (string | null)[]).includes(r.variant))
+    expect(tricks.map((r) => `${r.id} [${r.variant}]`).sort()).toEqual(toolTasks.flatMap((id) => SHORTCUT_TRICKS.map((t) => `${id} [${t}]`)).sort())
+    for (const trick of tricks) {
+      const how = trick.check_results.filter((c) => !c.passed && /observer's record|the calculator was used|still has .* open, saved/.test(c.check))
+      expect([trick.status, how.length > 0], `${trick.id} [${trick.variant}]: ${trick.error?.message}`).toEqual(['failed', true])
+    }
   })
 
   test('every alternative (a right run by another route) passes', async () => {
