@@ -6,14 +6,15 @@ import { orphanKind, orphanRecords, stopCause, type StopCause } from '../src/fau
 import type { StopSignal } from '../plugin/interrupt.ts'
 import type { ResolvedRun } from '../src/schema/config.ts'
 import type { TestCaseRun } from '../src/schema/run.ts'
-import type { RunSummary, Tally } from '../src/schema/summary.ts'
+import type { RerunFaulted, RunSummary, Tally } from '../src/schema/summary.ts'
 import type { EpochReduction } from '../src/schema/epochs.ts'
 import { ChallengeType, Level, recordKey } from '../src/schema/task.ts'
 import { summarize } from '../src/runs/summarize.ts'
+import { faultsInRates } from '../src/runs/rerun.ts'
 import { toTestCaseRun } from './to-testcase-run.ts'
 import { writeJsonAtomic } from '../src/files/atomic.ts'
 import { writeRecordsReport } from '../src/report/write.ts'
-import { setAsideNote } from '../src/report/format.ts'
+import { faultedNote, setAsideNote } from '../src/report/format.ts'
 
 /** Collects every task's result and writes `summary.json` plus a table on the console. */
 export default class SummaryReporter implements Reporter {
@@ -156,7 +157,7 @@ export function buildSummary(runs: TestCaseRun[], run: ResolvedRun, startedAt: D
 export function renderTable(summary: RunSummary): string[] {
   // With several epochs a row counts attempts; the epoch line below has the per-task figures.
   const several = (summary.epochs?.epochs ?? 1) > 1
-  const rows: string[][] = [['', several ? 'attempts' : 'tasks', 'passed', 'failed', 'error', 'timeout', 'aborted', 'skipped', 'unscored', 'passed/scored', 'unscored as failed']]
+  const rows: string[][] = [['', several ? 'attempts' : 'tasks', 'passed', 'failed', 'error', 'timeout', 'aborted', 'faulted', 'skipped', 'unscored', 'passed/scored', 'unscored as failed']]
   const percent = (rate: number | null) => (rate === null ? '—' : `${(rate * 100).toFixed(1)}%`)
   const row = (label: string, t: Tally) => [
     label,
@@ -166,6 +167,7 @@ export function renderTable(summary: RunSummary): string[] {
     String(t.error),
     String(t.timeout),
     String(t.aborted),
+    String(t.faulted),
     String(t.skipped),
     String(t.unscored),
     percent(t.success_rate),
@@ -200,7 +202,7 @@ export function renderTable(summary: RunSummary): string[] {
     format(rows[rows.length - 1]!),
     rule,
     ...(setAside ? [`  ${setAside}`] : []),
-    ...faultLines(summary.totals),
+    ...faultLines(summary.totals, summary.rerun_faulted),
     ...(summary.epochs ? epochLines(summary.epochs) : []),
     `  duration all: mean ${seconds(d.all.mean_ms)} · median ${seconds(d.all.median_ms)} · p90 ${seconds(d.all.p90_ms)}` +
       `   passed: mean ${seconds(d.passed.mean_ms)} · median ${seconds(d.passed.median_ms)} · p90 ${seconds(d.passed.p90_ms)}`,
@@ -226,13 +228,22 @@ export function epochLines(e: EpochReduction): string[] {
   return [`  over ${e.epochs} epochs: success rate ${percent(e.success_rate)}${interval} · pass@1 ${percent(e.pass_at_k['1'])}${reached}`]
 }
 
-/** Tasks that ended in a fault (not the agent's doing), by kind; nothing when there were none. */
-export function faultLines(totals: Tally): string[] {
-  // An interrupt's aborted tasks have their own lines (resumeLines).
-  const kinds = Object.entries(totals.faults).filter(([kind]) => kind !== 'aborted')
-  if (kinds.length === 0) return []
-  const listed = kinds.map(([kind, n]) => `${kind} ${n}`).join(' · ')
-  return [`  faults, not the agent's doing: ${listed} (never reused: the same command runs them again)`]
+/**
+ * Faulted tasks (not the agent's doing: in neither rate) by kind, and the command that runs exactly
+ * them again; then the faults that count as not passed (the agent's doing: out_of_memory, a model
+ * request refused as invalid). Nothing when there were none. An interrupt's aborted tasks have
+ * their own lines (resumeLines).
+ */
+export function faultLines(totals: Tally, rerun?: RerunFaulted): string[] {
+  const listed = (kinds: [string, number][]) => kinds.map(([kind, n]) => `${kind} ${n}`).join(' · ')
+  const faulted = Object.entries(rerun?.kinds ?? {})
+  const counted = faultsInRates(totals, rerun)
+  const note = faultedNote(totals.faulted)
+  return [
+    ...(note ? [`  ${note}${faulted.length ? `: ${listed(faulted)}` : ''}`] : []),
+    ...(rerun ? [`  re-run them: ${rerun.command}`, "  (or the run's own command again: faults are never reused, the rest is)"] : []),
+    ...(counted.length ? [`  faults in the rates (the agent's doing): ${listed(counted)} (never reused: the same command runs them again)`] : []),
+  ]
 }
 
 /** Cached results and human reviews, only when there are any: most runs have neither. */

@@ -1,11 +1,10 @@
 import { z } from 'zod'
 
 /**
- * Outcomes that are not the agent's doing: each names what broke. A task that ends in one is
- * recorded with it as `error.kind`, counted apart in the summary (`faults`), and never reused
- * by the cache, so the same command runs it again. Only `aborted` leaves the rates; the rest
- * count as not passed, since an agent could otherwise escape a task it was failing by breaking
- * its own sandbox (killing its container, exhausting its memory).
+ * Outcomes that are faults rather than the agent's result: each names what broke. A task that ends
+ * in one is recorded with it as `error.kind`, counted apart in the summary (`faults`), and never
+ * reused by the cache, so the same command runs it again. Which of them leave the rates is
+ * `isNotAgentsDoing`'s rule (below).
  */
 export const FaultKind = z.enum([
   /** The run was interrupted (Ctrl-C, SIGTERM) while the task was in flight. */
@@ -16,6 +15,11 @@ export const FaultKind = z.enum([
   'sandbox_gone',
   /** The task's container was killed by the kernel at its memory limit. */
   'out_of_memory',
+  /**
+   * The task's container wrote past its disk limit (docker.disk_mb) and was stopped: a budget of
+   * the task, as memory is, so the agent's doing (src/sandbox/disk-watch.ts).
+   */
+  'disk_limit',
   /** The web clone stopped answering. */
   'clone_down',
   /** The Docker engine stopped answering. */
@@ -32,6 +36,7 @@ export const FAULT_DESCRIPTIONS: Record<FaultKind, string> = {
   model_error: 'the model API failed after retries',
   sandbox_gone: 'the container stopped',
   out_of_memory: 'the container hit its memory limit',
+  disk_limit: 'the container wrote past its disk limit',
   clone_down: 'the web clone stopped answering',
   docker_unreachable: 'the Docker engine stopped answering',
   worker_killed: 'the Vitest worker died',
@@ -46,6 +51,46 @@ export interface Fault {
 
 export function isFaultKind(kind: string | null | undefined): kind is FaultKind {
   return FaultKind.safeParse(kind).success
+}
+
+/**
+ * The faults the infrastructure or the model provider caused, never the agent: a task ending in one
+ * is left out of the rates (`faulted`, src/runs/outcome.ts) and re-run, as an unscored task is.
+ * A kind not listed counts as the agent's doing, so a new kind stays in the rates until added here.
+ * `out_of_memory` (and `disk_limit`) is not here: the container's memory limit is a budget of the task, as its step
+ * limit is, and what fills it is what the agent opened and ran there (a process of the agent's user
+ * that allocates until the kernel kills it would otherwise be a way out of any task it is failing).
+ * `sandbox_gone` cannot be the agent's making: once the desktop is up its container is held by a
+ * root process (the image's entrypoint) that the agent's user cannot signal, so an agent that kills
+ * its own desktop fails its checks instead. In an image without the observer (not built on
+ * agentest/desktop) the container's main process is the agent's; the count of faulted tasks beside
+ * the rate, and their re-run, are what show it there.
+ */
+const NOT_THE_AGENTS_DOING: ReadonlySet<FaultKind> = new Set<FaultKind>([
+  'aborted', // the run was interrupted by its operator
+  'model_error', // the provider: unreachable, 5xx or 429 after retries, a malformed body, a key or model refused
+  'sandbox_gone', // the container was killed, removed or stopped from outside
+  'clone_down', // the web clone (the harness's server) stopped answering
+  'docker_unreachable',
+  'worker_killed', // the Vitest process running the task died; Vitest ends the run then
+  'sandbox_start', // before the agent's first action
+])
+
+/**
+ * HTTP statuses of a model call refused for the request itself (malformed, too long): the request
+ * is the agent's loop's making, so that `model_error` is the agent's doing. The status is read from
+ * ModelCallError's message (src/agents/shared/client.ts, src/agents/anthropic-cu/client.ts):
+ * `… failed: 400 …` (openai) or `… failed (400): …` (anthropic).
+ */
+const REQUEST_REFUSED = new Set([400, 413, 422])
+const MODEL_STATUS = /\bfailed(?: \((\d{3})\))?: (?:(\d{3})\b)?/
+
+/** Whether a record's error is a fault that the infrastructure or the provider caused, not the agent. */
+export function isNotAgentsDoing(error: { kind: string; message: string } | null): boolean {
+  if (!error || !isFaultKind(error.kind) || !NOT_THE_AGENTS_DOING.has(error.kind)) return false
+  if (error.kind !== 'model_error') return true
+  const match = MODEL_STATUS.exec(error.message)
+  return !REQUEST_REFUSED.has(Number(match?.[1] ?? match?.[2]))
 }
 
 /** Whether a record's outcome is a fault rather than the agent's result. */

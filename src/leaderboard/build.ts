@@ -1,6 +1,7 @@
 import { basename } from 'node:path'
 import { storedRunFacts } from '../runs/rebuild.ts'
-import { reduceEpochs, type EpochReduction } from '../runs/epochs.ts'
+import { reduceEpochs } from '../runs/epochs.ts'
+import { isFaulted } from '../runs/outcome.ts'
 import type { RunFolder } from '../runs/folder.ts'
 import { durationStats } from '../runs/stats.ts'
 import type { TestCaseRun } from '../schema/run.ts'
@@ -40,7 +41,7 @@ export function buildLeaderboard(folders: readonly RunFolder[], skipped: readonl
     const bySuite = Object.fromEntries(
       suites.flatMap((suite) => {
         const inSuite = records.filter((r) => r.category === suite)
-        return inSuite.length > 0 ? [[suite, cellOf(reduceEpochs(inSuite))]] : []
+        return inSuite.length > 0 ? [[suite, cellOf(inSuite)]] : []
       }),
     )
     return {
@@ -48,7 +49,7 @@ export function buildLeaderboard(folders: readonly RunFolder[], skipped: readonl
       model: pool.model,
       grader: pool.grader,
       runs: pool.runs,
-      overall: cellOf(overall),
+      overall: cellOf(records, overall),
       by_suite: bySuite,
       coverage: {
         tasks: tasks.size,
@@ -107,13 +108,14 @@ function distinctAttempts(records: readonly TestCaseRun[]): TestCaseRun[] {
   return [...latest.values()]
 }
 
-/** A rate over records, their attempts grouped by task (reduceEpochs). */
-function cellOf(reduction: EpochReduction): Cell {
+/** A rate over records, their attempts grouped by task (reduceEpochs: the summary's rule, faulted attempts left out and counted). */
+function cellOf(records: readonly TestCaseRun[], reduction = reduceEpochs(records)): Cell {
   return {
     tasks: reduction.tasks,
     attempts: reduction.by_task.reduce((sum, task) => sum + task.attempts, 0),
     success_rate: reduction.success_rate,
     interval: reduction.interval,
+    faulted: records.filter(isFaulted).length,
   }
 }
 

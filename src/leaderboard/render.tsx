@@ -34,7 +34,8 @@ function Page(props: { board: Leaderboard }) {
               A row is one agent, model and grader, its runs pooled: a task run twice is two attempts (a reused result, one). A rate
               is the mean over tasks of each task's share of passed attempts, after human review, with its 95% interval as a bar and
               a range (Wilson; with several attempts per task, Wilson at the effective sample size, since attempts of one task move together). A row that <b>covers N of M</b> tasks is
-              rated over fewer tasks than the others.
+              rated over fewer tasks than the others. An attempt that ended in a fault not of the agent's doing (a killed container, the
+              model API down) is in no rate, as in the run's summary; its cell counts it as <b>faulted</b>.
             </p>
           </div>
         </header>
@@ -138,14 +139,18 @@ function Row(props: { row: LeaderboardRow; suites: string[] }) {
 /** A rate, its interval as a bar and a range, and what it is over. */
 function RateCell(props: { cell: Cell | undefined }) {
   const { cell } = props
+  // Attempts that ended in a fault not of the agent's doing are in no rate; the cell says how many.
+  const faulted = cell?.faulted ? `${cell.faulted} faulted, not in the rate` : null
   if (!cell || cell.success_rate === null) {
     return (
       <td class="num rate-cell" data-sort="">
         <span class="none">—</span>
+        {faulted ? <div class="ci n">{faulted}</div> : null}
       </td>
     )
   }
-  const over = cell.attempts > cell.tasks ? `${cell.tasks} tasks, ${cell.attempts} tries` : `${cell.tasks} ${cell.tasks === 1 ? 'task' : 'tasks'}`
+  const tasks = cell.attempts > cell.tasks ? `${cell.tasks} tasks, ${cell.attempts} tries` : `${cell.tasks} ${cell.tasks === 1 ? 'task' : 'tasks'}`
+  const over = faulted ? `${tasks} · ${faulted}` : tasks
   const ci = cell.interval
   const range = ci ? `${Math.round(ci.low * 100)}–${Math.round(ci.high * 100)}%` : null
   return (

@@ -11,6 +11,8 @@ export const Cell = z.object({
   success_rate: z.number().nullable(),
   /** 95%, as reduceEpochs makes it: Wilson with one attempt per task, else Wilson at the clustered effective sample size; null when nothing was scored. */
   interval: Interval.nullable(),
+  /** Attempts left out of the rate for a fault not of the agent's doing (a killed container, the model API down), as the run summary's `faulted`. */
+  faulted: z.number().int().nonnegative().default(0),
 })
 export type Cell = z.infer<typeof Cell>
 

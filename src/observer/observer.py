@@ -1,7 +1,7 @@
 # The observer's side in a desktop container, run as root by the harness (python3 -I: nothing of
 # the agent's is imported). Subcommands, each printing one JSON line:
 #   start         notes every process (the baseline) and attaches strace to the agent's
-#   end           the agent's turn is over: kills its processes, freezes the shells setup left
+#   end           the agent's turn is over: kills its processes, freezes the terminals' shells
 #   read PATH...  the trace lines that change something, the baseline, and the paths' ctimes
 #   windows       every window with a name, and the pid of the X client that owns it (XRes)
 # Its files are in /run/agentest, which only root reads: the agent cannot see or forge them.
@@ -18,7 +18,6 @@ TRACED = ','.join([
     'truncate', 'chmod', 'fchmodat', 'utimensat', 'utimes', 'utime', 'chdir', 'fchdir',
     'clone', 'clone3', 'fork', 'vfork', 'io_uring_setup', 'process_vm_writev', 'ptrace',
 ])
-SHELLS = {'bash', 'sh', 'dash', 'zsh', 'fish', 'ksh', 'python3', 'perl', 'awk', 'mawk', 'gawk', 'tclsh', 'node'}
 READ_ONLY = re.compile(r'^\S+ (open|openat|openat2)\(')
 WRITES = re.compile(r'O_WRONLY|O_RDWR|O_CREAT|O_TRUNC')
 
@@ -136,29 +135,69 @@ def load_baseline():
         return json.load(f)
 
 
+# Programs that run whatever they are told: shells, interpreters, terminals, and anything the
+# agent could have written itself (outside the system's folders).
+CONTROLLABLE = re.compile(r'^((ba|da|z|fi|k|mk|tc|c|r)?sh|busybox|python.*|perl.*|ruby.*|node(js)?|lua.*|php.*|tclsh.*|wish.*|[gmn]?awk|sed|env|xargs|find|nohup|setsid|timeout|script|expect)$')
+TERMINALS = re.compile(r'^(x-terminal-emulator|u?xterm|lxterminal|xfce4-terminal|gnome-terminal.*|konsole|u?rxvt.*|st|terminator|tilix|kitty|alacritty|sakura|mate-terminal|qterminal|terminology)$')
+SYSTEM = ('/usr/bin/', '/usr/sbin/', '/bin/', '/sbin/', '/usr/lib/', '/usr/libexec/', '/usr/local/bin/', '/usr/games/', '/opt/')
+
+
+def controllable(p):
+    exe = p['exe'] or ''
+    name = os.path.basename(exe)
+    return bool(CONTROLLABLE.match(name) or TERMINALS.match(name)) or not exe.startswith(SYSTEM)
+
+
 def end():
     baseline = load_baseline()
     uid = baseline['agent_uid']
     known = {(p['pid'], p['start'], p['exe']) for p in baseline['processes']}
     server = set(baseline['server'])
     killed, frozen = {}, {}
+
+    def doomed(procs):
+        """The agent's: not there when its turn started (or another program since), the packaged
+        agent's server, and what they started. A process an app the task started made for itself
+        (a browser's content process, an image editor's plug-in) is the app's, unless a shell, a
+        terminal or a program of the agent's stands between them."""
+        by_pid = {p['pid']: p for p in procs}
+        present = lambda p: (p['pid'], p['start'], p['exe']) in known and p['pid'] not in server
+
+        def apps(p):
+            q = p
+            for _ in range(64):
+                if controllable(q):
+                    return False
+                parent = by_pid.get(q['ppid'])
+                if parent is None or parent['uid'] != uid or parent['pid'] in server:
+                    return False
+                if present(parent):
+                    return not controllable(parent)
+                q = parent
+            return False
+
+        return [p for p in procs if p['uid'] == uid and not present(p) and not apps(p)]
+
     # Until none is left: a process killed mid-fork may leave a child behind.
     for _ in range(10):
-        doomed = [p for p in processes() if p['uid'] == uid and ((p['pid'], p['start'], p['exe']) not in known or p['pid'] in server)]
-        if not doomed:
+        targets = doomed(processes())
+        if not targets:
             break
-        for p in doomed:
+        for p in targets:
             killed[p['pid']] = p
             try:
                 os.kill(p['pid'], signal.SIGKILL)
             except ProcessLookupError:
                 pass
         time.sleep(0.05)
-    # A shell that setup started (a terminal's) runs whatever the agent typed into it, a loop in
-    # its own process included: it is stopped, not killed, so its window stays as the agent left it.
-    for p in processes():
-        name = os.path.basename(p['exe'] or '')
-        if p['uid'] == uid and name in SHELLS and (p['pid'], p['start'], p['exe']) in known:
+    # A terminal's shell that setup started runs whatever the agent typed into it, a loop in its
+    # own process included: it is stopped, not killed, so its window stays as the agent left it.
+    procs = processes()
+    by_pid = {p['pid']: p for p in procs}
+    for p in procs:
+        parent = by_pid.get(p['ppid'])
+        terminal = parent is not None and TERMINALS.match(os.path.basename(parent['exe'] or ''))
+        if p['uid'] == uid and terminal and CONTROLLABLE.match(os.path.basename(p['exe'] or '')):
             frozen[p['pid']] = p
             try:
                 os.kill(p['pid'], signal.SIGSTOP)

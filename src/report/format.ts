@@ -1,4 +1,4 @@
-/** Small formatters for the HTML report (and the console's summary): durations, times, counts, image paths, the set-aside note. */
+/** Small formatters for the HTML report (and the console's summary): durations, times, counts, image paths, the set-aside notes. */
 import type { JudgedWithoutGrader } from '../schema/summary.ts'
 
 /** 850 ms, 2.5 s, 1 min 05 s, 1 h 02 min. */
@@ -71,4 +71,10 @@ export function setAsideNote(j: JudgedWithoutGrader): string | null {
   if (j.total === 0) return null
   const tasks = j.total === 1 ? '1 judged task' : `${j.total} judged tasks`
   return `${tasks} set aside: no grader was configured, so a judged check could fail its task but never pass it; in neither rate (${j.failed} failed anyway)`
+}
+
+/** Tasks left out of the rates for a fault not of the agent's doing (a killed container, the model API down); null when none. */
+export function faultedNote(faulted: number): string | null {
+  if (faulted === 0) return null
+  return `${faulted} faulted (not the agent's doing), in neither rate`
 }

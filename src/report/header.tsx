@@ -2,7 +2,9 @@
 import type { CheckResult, TestCaseRun } from '../schema/run.ts'
 import { recordKey } from '../schema/task.ts'
 import { unscoredInRates } from '../runs/stats.ts'
-import { between, formatCount, formatDuration, formatPercent, formatScore, formatTime, formatUsd, setAsideNote } from './format.ts'
+import { faultsInRates } from '../runs/rerun.ts'
+import type { RerunFaulted } from '../schema/summary.ts'
+import { between, faultedNote, formatCount, formatDuration, formatPercent, formatScore, formatTime, formatUsd, setAsideNote } from './format.ts'
 import { outcomeOf, statusLabel, anchor } from './overview.ts'
 import type { Overview } from './overview.ts'
 import type { EpochReduction } from '../schema/epochs.ts'
@@ -15,10 +17,31 @@ function interruptedNote(stop: NonNullable<Overview['interrupted']>, aborted: nu
   return `Interrupted by ${how}: ${aborted} task(s) cut off in flight, ${stop.not_started} not started${files}. Running the same command again finishes the run (finished tasks are reused).`
 }
 
-/** Faults other than an interrupt's, by kind: not the agent's doing, and run again by the same command. */
-function faultsNote(faults: Record<string, number>): string | null {
-  const kinds = Object.entries(faults).filter(([kind]) => kind !== 'aborted')
-  return kinds.length ? `Faults, not the agent's doing: ${kinds.map(([k, n]) => `${k} ${n}`).join(' · ')}. They count as not passed; the same command runs them again.` : null
+/**
+ * Faulted tasks (not the agent's doing: in neither rate) by kind, with the command that re-runs
+ * them; then the faults that count in the rates (the agent's doing). Nothing without faults.
+ */
+function FaultsNote(props: { totals: Overview['totals']; rerun: RerunFaulted | null }) {
+  const { totals, rerun } = props
+  const listed = (kinds: [string, number][]) => kinds.map(([k, n]) => `${k} ${n}`).join(' · ')
+  const note = faultedNote(totals.faulted)
+  const counted = faultsInRates(totals, rerun)
+  return (
+    <>
+      {note ? (
+        <p class="set-aside faulted">
+          {`${note}${rerun ? `: ${listed(Object.entries(rerun.kinds))}` : ''}.`}
+          {rerun ? (
+            <>
+              {' Re-run them: '}
+              <code>{rerun.command}</code> (or the run's own command again: faults are never reused).
+            </>
+          ) : null}
+        </p>
+      ) : null}
+      {counted.length ? <p class="set-aside">{`Faults in the rates (the agent's doing): ${listed(counted)}. They count as not passed; the same command runs them again.`}</p> : null}
+    </>
+  )
 }
 
 export function RunHeader(props: { runId: string; overview: Overview }) {
@@ -44,7 +67,12 @@ export function RunHeader(props: { runId: string; overview: Overview }) {
           <a href="../leaderboard.html">Leaderboard</a>
         </div>
         <div class="stats">
-          <Stat big label="Success rate" value={formatPercent(t.success_rate)} sub={`${t.passed} passed / ${t.scored} scored${intervalNote(o.epochs)}`} />
+          <Stat
+            big
+            label="Success rate"
+            value={formatPercent(t.success_rate)}
+            sub={`${t.passed} passed / ${t.scored} scored${t.faulted ? ` · ${t.faulted} faulted, not in it` : ''}${intervalNote(o.epochs)}`}
+          />
           {o.epochs.epochs > 1 ? <EpochsStat epochs={o.epochs} /> : null}
           <Stat label="Counting unscored as failed" value={formatPercent(t.strict_success_rate)} sub={`${unscoredInRates(t)} unscored`} />
           <Stat label="Tasks" value={String(t.total)}>
@@ -54,6 +82,7 @@ export function RunHeader(props: { runId: string; overview: Overview }) {
               <Tallied n={t.error} status="error" />
               <Tallied n={t.timeout} status="timeout" />
               <Tallied n={t.aborted} status="aborted" />
+              <Tallied n={t.faulted} status="faulted" />
               <Tallied n={t.skipped} status="skipped" />
               <Tallied n={t.unscored} status="unscored" />
             </div>
@@ -80,7 +109,7 @@ export function RunHeader(props: { runId: string; overview: Overview }) {
         </div>
         {setAside ? <p class="set-aside">{setAside}</p> : null}
         {o.interrupted ? <p class="interrupted">{interruptedNote(o.interrupted, t.aborted + (t.faults.worker_killed ?? 0))}</p> : null}
-        {faultsNote(t.faults) ? <p class="set-aside">{faultsNote(t.faults)}</p> : null}
+        <FaultsNote totals={t} rerun={o.rerunFaulted} />
       </div>
     </header>
   )

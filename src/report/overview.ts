@@ -1,7 +1,8 @@
 import type { TestCaseRun } from '../schema/run.ts'
-import type { DurationStats, RunSummary, Tally } from '../schema/summary.ts'
+import type { DurationStats, RerunFaulted, RunSummary, Tally } from '../schema/summary.ts'
 import { recordKey } from '../schema/task.ts'
-import { effectiveStatus, isUnscored } from '../runs/outcome.ts'
+import { effectiveStatus, isFaulted, isUnscored } from '../runs/outcome.ts'
+import { rerunFaulted } from '../runs/rerun.ts'
 import { durationStats, tally, weightedScore } from '../runs/stats.ts'
 import { reduceEpochs, type EpochReduction } from '../runs/epochs.ts'
 import { agentNameFromYaml } from './format.ts'
@@ -13,13 +14,14 @@ export type Outcome = 'passed' | 'failed' | 'skipped'
 export function outcomeOf(run: TestCaseRun): Outcome {
   const status = effectiveStatus(run)
   if (status === 'passed') return 'passed'
-  if (status === 'skipped' || status === 'aborted') return 'skipped'
+  // Not scored: a faulted task (not the agent's doing) is in no rate either.
+  if (status === 'skipped' || status === 'aborted' || isFaulted(run)) return 'skipped'
   return 'failed'
 }
 
-/** The status a reader should see: the outcome after review, and "unscored" for a skip for want of a grader verdict. */
+/** The status a reader should see: the outcome after review, "unscored" for a skip for want of a grader verdict, "faulted" for a fault not of the agent's doing. */
 export function statusLabel(run: TestCaseRun): string {
-  return isUnscored(run) ? 'unscored' : effectiveStatus(run)
+  return isUnscored(run) ? 'unscored' : isFaulted(run) ? 'faulted' : effectiveStatus(run)
 }
 
 export function anchor(run: TestCaseRun): string {
@@ -41,6 +43,8 @@ export interface Overview {
   epochs: EpochReduction
   /** Set when a signal stopped the run (from its summary). */
   interrupted: RunSummary['interrupted'] | null
+  /** The faulted tasks and the command that re-runs them; null when none. */
+  rerunFaulted: RerunFaulted | null
 }
 
 export function overviewOf(records: readonly TestCaseRun[], summary: RunSummary | null): Overview {
@@ -57,6 +61,8 @@ export function overviewOf(records: readonly TestCaseRun[], summary: RunSummary 
       cost: summary.cost,
       epochs: summary.epochs ?? reduceEpochs(records),
       interrupted: summary.interrupted ?? null,
+      // A summary written before faulted tasks were set aside has none: its rates counted them.
+      rerunFaulted: summary.rerun_faulted ?? null,
     }
   }
   const sum = (value: (run: TestCaseRun) => number) => records.reduce((total, run) => total + value(run), 0)
@@ -83,5 +89,6 @@ export function overviewOf(records: readonly TestCaseRun[], summary: RunSummary 
     cost: undefined,
     interrupted: null,
     epochs: reduceEpochs(records),
+    rerunFaulted: rerunFaulted(records),
   }
 }

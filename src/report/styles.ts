@@ -78,7 +78,7 @@ table.tasks .name { color: var(--muted); font-size: 13px; }
 .b-failed { color: var(--fail); background: var(--fail-bg); border-color: color-mix(in srgb, var(--fail) 30%, transparent); }
 .b-error { color: var(--error); background: var(--error-bg); border-color: color-mix(in srgb, var(--error) 30%, transparent); }
 .b-timeout { color: var(--timeout); background: var(--timeout-bg); border-color: color-mix(in srgb, var(--timeout) 30%, transparent); }
-.b-skipped, .b-aborted { color: var(--skip); background: var(--skip-bg); border-color: var(--border); }
+.b-skipped, .b-aborted, .b-faulted { color: var(--skip); background: var(--skip-bg); border-color: var(--border); }
 .b-unscored { color: var(--unscored); background: var(--unscored-bg); border-color: color-mix(in srgb, var(--unscored) 30%, transparent); }
 .ok { color: var(--pass); } .bad { color: var(--fail); } .none { color: var(--faint); }
 

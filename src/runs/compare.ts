@@ -1,16 +1,20 @@
-import type { RunStatus, TestCaseRun } from '../schema/run.ts'
+import type { TestCaseRun } from '../schema/run.ts'
 import type { Tally } from '../schema/summary.ts'
 import { recordKey } from '../schema/task.ts'
 import { mcnemarExact, pairedBootstrap } from '../stats/index.ts'
 import { RunComparison, type PairedComparison, type RateChange, type TaskChange } from './comparison.ts'
 import { outcomesByTask } from './epochs.ts'
 import type { RunFolder } from './folder.ts'
-import { effectiveStatus } from './outcome.ts'
+import { effectiveStatus, isFaulted } from './outcome.ts'
 import { storedRunFacts } from './rebuild.ts'
 import { groupBy, tally, unscoredInRates } from './stats.ts'
 
 type Verdict = 'pass' | 'fail' | 'none'
-const verdict = (status: RunStatus): Verdict => (status === 'passed' ? 'pass' : status === 'skipped' || status === 'aborted' ? 'none' : 'fail')
+// A faulted attempt (not the agent's doing) has no verdict, as in the rates.
+const verdict = (run: TestCaseRun): Verdict => {
+  const status = effectiveStatus(run)
+  return status === 'passed' ? 'pass' : status === 'skipped' || status === 'aborted' || isFaulted(run) ? 'none' : 'fail'
+}
 
 export interface CompareOptions {
   /** Significance level of the paired test (the interval is at 1 - level); 0.05 unless given. */
@@ -30,7 +34,7 @@ export function compareRuns(a: RunFolder, b: RunFolder, options: CompareOptions 
     const runB = runsB.get(key)
     if (!runB) continue
     const change = { key, a: effectiveStatus(runA), b: effectiveStatus(runB) }
-    const [was, now] = [verdict(change.a), verdict(change.b)]
+    const [was, now] = [verdict(runA), verdict(runB)]
     if (was === 'pass' && now === 'pass') lists.still_passing.push(key)
     else if (now === 'pass') lists.newly_passing.push(change)
     else if (was === 'pass' && now === 'fail') lists.newly_failing.push(change)
@@ -108,7 +112,15 @@ function byKey(folder: RunFolder): Map<string, TestCaseRun> {
 
 function side(folder: RunFolder, totals: Tally) {
   const facts = storedRunFacts(folder, {})
-  return { dir: folder.dir, run_id: facts.run_id, agent: facts.agent, tasks: totals.total, unscored: unscoredInRates(totals), judged_without_grader: totals.judged_without_grader }
+  return {
+    dir: folder.dir,
+    run_id: facts.run_id,
+    agent: facts.agent,
+    tasks: totals.total,
+    unscored: unscoredInRates(totals),
+    judged_without_grader: totals.judged_without_grader,
+    faulted: totals.faulted,
+  }
 }
 
 type Rate = 'success_rate' | 'strict_success_rate'

@@ -5,7 +5,7 @@ import { Interval } from '../stats/index.ts'
 
 /**
  * One side of a comparison. `unscored` counts the tasks its strict rate takes as not passed;
- * `judged_without_grader` the tasks left out of both its rates (as in the run's summary).
+ * `judged_without_grader` and `faulted` the tasks left out of both its rates (as in the run's summary).
  */
 export const ComparedRun = z.object({
   dir: z.string(),
@@ -14,6 +14,8 @@ export const ComparedRun = z.object({
   tasks: z.number().int(),
   unscored: z.number().int(),
   judged_without_grader: JudgedWithoutGrader,
+  /** Attempts that ended in a fault not of the agent's doing (the summary's `faulted`). */
+  faulted: z.number().int().default(0),
 })
 export type ComparedRun = z.infer<typeof ComparedRun>
 
@@ -69,7 +71,7 @@ export const RunComparison = z.object({
   /** Failed, errored or timed out in both. */
   still_failing: z.array(TaskChange),
   still_passing: z.array(z.string()),
-  /** Skipped or unscored on one side (and not passed in B): no verdict to compare. */
+  /** Skipped, unscored or faulted on one side (and not passed in B): no verdict to compare. */
   not_scored: z.array(TaskChange),
   only_in_a: z.array(z.string()),
   only_in_b: z.array(z.string()),

@@ -2,17 +2,18 @@ import type { TestCaseRun } from '../schema/run.ts'
 import { taskKey } from '../schema/task.ts'
 import { EpochReduction, TaskReduction } from '../schema/epochs.ts'
 import { clusteredWilson, passAtK, passHatK, wilson, type Interval } from '../stats/index.ts'
-import { effectiveStatus, isJudgedWithoutGrader } from './outcome.ts'
+import { effectiveStatus, isFaulted, isJudgedWithoutGrader } from './outcome.ts'
 
 export { EpochReduction, TaskReduction }
 
 /**
  * A record's outcome for the statistics: 1 if passed, 0 if failed, error or timeout, null if not
  * scored. The rule of `tally`'s success_rate (src/runs/stats.ts): the status after human review;
- * skipped and unscored records, and judged records in a run without a grader, are not scored.
+ * skipped and unscored records, judged records in a run without a grader, and faulted records
+ * (a fault not of the agent's doing) are not scored.
  */
 export function scoredOutcome(run: TestCaseRun): 0 | 1 | null {
-  if (isJudgedWithoutGrader(run)) return null
+  if (isJudgedWithoutGrader(run) || isFaulted(run)) return null
   const status = effectiveStatus(run)
   if (status === 'skipped' || status === 'aborted') return null
   return status === 'passed' ? 1 : 0

@@ -1,6 +1,7 @@
 import { NEEDS_GRADER } from '../grading/judge/check-result.ts'
 import type { RunStatus, TestCaseRun } from '../schema/run.ts'
 import type { Disagreement } from '../schema/summary.ts'
+import { isNotAgentsDoing } from '../faults/kinds.ts'
 
 /** A person scored the task: human_score is -1 until then, 1 for a pass and 0 for a fail (OSUniverse). */
 export function isReviewed(run: TestCaseRun): boolean {
@@ -28,6 +29,16 @@ export function isUnscored(run: TestCaseRun): boolean {
  */
 export function isJudgedWithoutGrader(run: TestCaseRun): boolean {
   return !isReviewed(run) && run.status !== 'passed' && run.check_results.some((c) => c.judge?.error === NEEDS_GRADER)
+}
+
+/**
+ * The task ended in a fault the infrastructure or the provider caused (a killed container, the
+ * model API down: isNotAgentsDoing), and no person scored it. It says nothing of the agent, so it
+ * is left out of every rate, as an unscored task is, counted as `faulted`, and run again. An
+ * aborted task keeps its own count; a pass stays a pass.
+ */
+export function isFaulted(run: TestCaseRun): boolean {
+  return !isReviewed(run) && (run.status === 'failed' || run.status === 'error' || run.status === 'timeout') && isNotAgentsDoing(run.error)
 }
 
 /** The automatic outcome as a score: 1 passed, 0 failed, error or timeout; null when the task was not scored (skipped, aborted). */

@@ -1,4 +1,4 @@
-import { setAsideNote } from '../report/format.ts'
+import { faultedNote, setAsideNote } from '../report/format.ts'
 import type { ComparedRun, PairedComparison, RateChange, RunComparison, TaskChange } from './comparison.ts'
 import { shownPath } from './resolve.ts'
 
@@ -19,7 +19,7 @@ export function renderComparison(c: RunComparison): string[] {
     ...changes('newly passing', c.newly_passing),
     ...changes('newly failing', c.newly_failing),
     ...changes('still failing', c.still_failing),
-    ...changes('skipped or unscored', c.not_scored),
+    ...changes('skipped, unscored or faulted', c.not_scored),
     `still passing: ${c.still_passing.length}`,
     ...keys('only in A', c.only_in_a),
     ...keys('only in B', c.only_in_b),
@@ -57,10 +57,10 @@ function pValue(p: number): string {
   return p < 0.001 ? '< 0.001' : `= ${Number(p.toPrecision(2))}`
 }
 
-/** Judged tasks a run left out of its rates: the two runs' rates may then cover different tasks. */
+/** Judged and faulted tasks a run left out of its rates: the two runs' rates may then cover different tasks. */
 function setAside(label: string, run: ComparedRun): string[] {
-  const note = setAsideNote(run.judged_without_grader)
-  return note ? [`${label}: ${note}`] : []
+  const notes = [setAsideNote(run.judged_without_grader), faultedNote(run.faulted)]
+  return notes.flatMap((note) => (note ? [`${label}: ${note}`] : []))
 }
 
 function tasks(count: number): string {

@@ -2,7 +2,7 @@ import { ratio, type DurationStats, type Tally } from '../schema/summary.ts'
 import type { RunStatus, TestCaseRun } from '../schema/run.ts'
 import { LEVEL_WEIGHT } from '../schema/task.ts'
 import { isFaultKind } from '../faults/kinds.ts'
-import { effectiveStatus, isJudgedWithoutGrader, isUnscored } from './outcome.ts'
+import { effectiveStatus, isFaulted, isJudgedWithoutGrader, isUnscored } from './outcome.ts'
 
 /**
  * Counts by outcome after human review, and the run's rates. One rule for the summary, the report
@@ -12,11 +12,15 @@ import { effectiveStatus, isJudgedWithoutGrader, isUnscored } from './outcome.ts
  *   verdict counts as not passed.
  * - `judged_without_grader`: a task with a judged check in a run without a grader is left out of
  *   both rates (and counted apart), since there it could fail but never pass.
+ * - `faulted`: a task that ended in a fault not of the agent's doing (isFaulted: a killed
+ *   container, the model API down) says nothing of the agent, so it is left out of both rates, as
+ *   an unscored task is, and counted apart (not under error); `rerun_faulted` runs it again.
  * Tasks skipped for want of a sandbox, and tasks aborted by an interrupt, are in neither rate.
- * Other faults (a dead container, a failing model API) count as not passed: an agent could
- * otherwise leave the denominator by breaking its own sandbox. `faults` names them.
+ * Faults of the agent's doing (out_of_memory, a model request refused as invalid) count as not
+ * passed. `faults` names every fault by kind.
  */
-export function tally(runs: readonly TestCaseRun[]): Tally {
+export function tally(all: readonly TestCaseRun[]): Tally {
+  const runs = all.filter((r) => !isFaulted(r))
   const statuses = runs.map(effectiveStatus)
   const count = (status: RunStatus) => statuses.filter((s) => s === status).length
   const [passed, failed, error, timeout] = [count('passed'), count('failed'), count('error'), count('timeout')]
@@ -27,16 +31,17 @@ export function tally(runs: readonly TestCaseRun[]): Tally {
   const scored = passed + failed + error + timeout - setAsideFailed
   const judged_without_grader = { total: setAside.length, failed: setAsideFailed }
   return {
-    total: runs.length,
+    total: all.length,
     passed,
     failed,
     error,
     timeout,
     skipped: count('skipped') - unscored,
     aborted: count('aborted'),
-    faults: faultCounts(runs),
+    faulted: all.length - runs.length,
+    faults: faultCounts(all),
     unscored,
-    cached: runs.filter((r) => r.cached).length,
+    cached: all.filter((r) => r.cached).length,
     judged_without_grader,
     scored,
     success_rate: ratio(passed, scored),
@@ -68,14 +73,14 @@ export function groupBy(runs: readonly TestCaseRun[], key: (run: TestCaseRun) =>
 /**
  * OSUniverse's weighted success rate: each level counts with its weight (paper 0.5 ... gold 8),
  * Σ passed·w / Σ scored·w × 100. Skipped tasks are not scored, nor judged tasks in a run without
- * a grader (as in `tally`); human review decides as elsewhere.
+ * a grader, nor faulted ones (as in `tally`); human review decides as elsewhere.
  */
 export function weightedScore(runs: readonly TestCaseRun[]): number | null {
   let passed = 0
   let total = 0
   for (const run of runs) {
     const status = effectiveStatus(run)
-    if (!run.level || status === 'skipped' || status === 'aborted' || isJudgedWithoutGrader(run)) continue
+    if (!run.level || status === 'skipped' || status === 'aborted' || isJudgedWithoutGrader(run) || isFaulted(run)) continue
     const weight = LEVEL_WEIGHT[run.level]
     total += weight
     if (status === 'passed') passed += weight

@@ -5,6 +5,7 @@ import { recordKey } from '../schema/task.ts'
 import { runCost } from './cost.ts'
 import { disagreement, effectiveStatus, isReviewed } from './outcome.ts'
 import { reduceEpochs } from './epochs.ts'
+import { rerunFaulted } from './rerun.ts'
 import { durationStats, groupBy, tally, weightedScore } from './stats.ts'
 
 /** What a summary says about the run besides its records. */
@@ -24,6 +25,7 @@ export interface RunFacts {
 export function summarize(runs: readonly TestCaseRun[], facts: RunFacts): RunSummary {
   const sorted = [...runs].sort((a, b) => a.id.localeCompare(b.id, undefined, { numeric: true }))
   const cost = Object.keys(facts.prices).length ? runCost(sorted, facts.prices) : facts.cost
+  const rerun = rerunFaulted(sorted)
   return RunSummary.parse({
     schema_version: 1,
     run_id: facts.run_id,
@@ -51,6 +53,7 @@ export function summarize(runs: readonly TestCaseRun[], facts: RunFacts): RunSum
     },
     ...(cost ? { cost } : {}),
     epochs: reduceEpochs(sorted),
+    ...(rerun ? { rerun_faulted: rerun } : {}),
     tasks: sorted.map((r) => ({ id: recordKey(r), status: effectiveStatus(r), reviewed: isReviewed(r), duration_ms: r.duration_ms, file: r.file })),
   })
 }

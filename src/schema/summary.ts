@@ -18,9 +18,9 @@ export const JudgedWithoutGrader = z.object({ total: z.number().int(), failed: z
 export type JudgedWithoutGrader = z.infer<typeof JudgedWithoutGrader>
 
 /**
- * Tasks by outcome, and the rates (rule in src/runs/stats.ts `tally`). passed..unscored partition
- * `total`; a person's `human_score` decides a reviewed task's outcome. `cached` counts, of
- * `total`, the results reused from an earlier run.
+ * Tasks by outcome, and the rates (rule in src/runs/stats.ts `tally`). passed..unscored and
+ * `faulted` partition `total`; a person's `human_score` decides a reviewed task's outcome.
+ * `cached` counts, of `total`, the results reused from an earlier run.
  */
 export const Tally = z
   .object({
@@ -33,9 +33,16 @@ export const Tally = z
     /** Interrupted while in flight (Ctrl-C, SIGTERM): in no rate; the same command runs them again. */
     aborted: z.number().int().default(0),
     /**
+     * Ended in a fault not of the agent's doing (a killed container, the model API down:
+     * src/faults/kinds.ts `isNotAgentsDoing`): in no rate, as unscored tasks are, nor under error;
+     * the summary's `rerun_faulted` runs them again. 0 in summaries written before it.
+     */
+    faulted: z.number().int().default(0),
+    /**
      * Tasks that ended in a fault rather than by the agent's doing, by kind (src/faults/kinds.ts):
      * `model_error`, `sandbox_gone`, `out_of_memory`, `clone_down`, ... Each is also counted under
-     * its status (error, or aborted); none is ever reused by the cache.
+     * `faulted` (not the agent's doing), `aborted`, or its status (out_of_memory, a model request
+     * refused as invalid: the agent's doing); none is ever reused by the cache.
      */
     faults: z.record(z.string(), z.number().int()).default({}),
     /** Skipped because a judged check got no verdict (no grader, or a grader fault): neither passed nor failed. */
@@ -43,7 +50,7 @@ export const Tally = z
     cached: z.number().int().default(0),
     /** Of `total`, set aside from both rates: judged tasks in a run without a grader. */
     judged_without_grader: JudgedWithoutGrader.default({ total: 0, failed: 0 }),
-    /** Tasks with a verdict (passed, failed, error, timeout), less those set aside: the success rate's denominator. */
+    /** Tasks with a verdict (passed, failed, error, timeout), less those set aside: the success rate's denominator. Faulted tasks are not among them. */
     scored: z.number().int().optional(),
     /** passed / scored; null when nothing was scored. */
     success_rate: z.number().nullable(),
@@ -53,8 +60,8 @@ export const Tally = z
   // Summaries written before `scored` and the strict rate set nothing aside, so both follow from the counts.
   .transform((t) => ({
     ...t,
-    scored: t.scored ?? t.total - t.skipped - t.unscored - t.aborted,
-    strict_success_rate: t.strict_success_rate !== undefined ? t.strict_success_rate : ratio(t.passed, t.total - t.skipped - t.aborted),
+    scored: t.scored ?? t.total - t.skipped - t.unscored - t.aborted - t.faulted,
+    strict_success_rate: t.strict_success_rate !== undefined ? t.strict_success_rate : ratio(t.passed, t.total - t.skipped - t.aborted - t.faulted),
   }))
 export type Tally = z.infer<typeof Tally>
 
@@ -71,6 +78,10 @@ export const Disagreement = z.object({
   human_comment: z.string().nullable(),
 })
 export type Disagreement = z.infer<typeof Disagreement>
+
+/** Faulted tasks (record keys), how many by fault kind, and the command that re-runs them (src/runs/rerun.ts). */
+export const RerunFaulted = z.object({ tasks: z.array(z.string()), kinds: z.record(z.string(), z.number().int()), command: z.string() })
+export type RerunFaulted = z.infer<typeof RerunFaulted>
 
 export const RunSummary = z.object({
   schema_version: z.literal(1),
@@ -115,6 +126,11 @@ export const RunSummary = z.object({
       files_not_started: z.number().int(),
     })
     .optional(),
+  /**
+   * The tasks counted as `faulted` (record keys) and the command that runs exactly those again;
+   * absent when there are none (and in summaries written before it).
+   */
+  rerun_faulted: RerunFaulted.optional(),
   /** `status` is the outcome after human review; `reviewed` says a person set it. */
   tasks: z.array(z.object({ id: z.string(), status: z.string(), reviewed: z.boolean().default(false), duration_ms: z.number(), file: z.string() })),
 })

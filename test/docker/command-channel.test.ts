@@ -146,7 +146,7 @@ describe.skipIf(noDocker)("a desktop's steps through the channel", { timeout: 30
       await sandbox.computer.move(300, 300)
       expect(await sandbox.computer.cursorPosition()).toEqual({ x: 300, y: 300 })
       const check = await sandbox.shell('id -un; pwd')
-      expect(check.stdout.toString()).toBe('root\n/home/agent\n')
+      expect(check.stdout.toString()).toBe('root\n/\n')
       // Each of those three was an exec of its own.
       expect(engine.requests.filter((line) => EXEC.test(line)).length - execsThen).toBe(3)
     } finally {

@@ -110,4 +110,11 @@ describe.skipIf(noDocker)('the observer: what the agent ran, seen from outside i
     const after = await sandbox.observer.observation([NOTE])
     expect(after.changedUnseen(NOTE)).toBe(true)
   })
+
+  test('an agent that kills every process of its own does not end its container: it stays, root\'s', async () => {
+    await sandbox.shell('kill -9 -1', 10_000, 'agent').catch(() => null)
+    await sleep(1_000)
+    expect(await sandbox.whyGone()).toBeNull()
+    expect((await sandbox.shell('pgrep -u agent -c; exit 0')).stdout.toString().trim()).toBe('0')
+  })
 })

@@ -32,20 +32,28 @@ describe.skipIf(noDocker)('the desktop sandbox on a real engine', { timeout: 300
       NetworkMode: 'none',
       Privileged: false,
       CapDrop: ['ALL'],
+      // Root's, for the observer (trace, stop) and the entrypoint (become the agent); never the agent's.
+      CapAdd: ['SYS_PTRACE', 'KILL', 'SETUID', 'SETGID'],
     })
-    expect(info.Config.User).toBe('agent')
+    // The image has the observer: it starts as root, and its entrypoint drops to the agent at once.
+    expect(info.Config.User).toBe('root')
     expect(info.HostConfig.SecurityOpt).toContain('no-new-privileges')
     const processes = await sandbox.shell('ps -eo user= | sort -u')
     expect(processes.stdout.toString().trim().split('\n')).toEqual(['agent', 'root'])
     const rootOwned = await sandbox.shell("ps -eo user=,comm= | awk '$1 == \"root\" { print $2 }' | sort -u")
-    // Root runs only the check itself (bash, ps, awk, sort, timeout) and the command channel it
-    // came through (sh): no process of the desktop.
-    expect(rootOwned.stdout.toString().trim().split('\n').every((name) => ['awk', 'bash', 'ps', 'sort', 'timeout', 'sh'].includes(name))).toBe(true)
+    // Root runs only init, the entrypoint holding the container once it started the desktop as
+    // the agent (sleep), the check itself (bash, ps, awk, sort, timeout) and the command channel
+    // it came through (sh).
+    const allowed = ['docker-init', 'sleep', 'awk', 'bash', 'ps', 'sort', 'timeout', 'sh']
+    expect(rootOwned.stdout.toString().trim().split('\n').filter((name) => !allowed.includes(name))).toEqual([])
+    // Every process of the agent's holds no capability at all, and cannot gain one.
+    const caps = await sandbox.shell("for p in $(pgrep -u agent); do grep -h -E '^Cap(Prm|Eff|Amb):|^NoNewPrivs:' /proc/$p/status; done | sort -u")
+    expect(caps.stdout.toString().trim().split('\n')).toEqual(['CapAmb:\t0000000000000000', 'CapEff:\t0000000000000000', 'CapPrm:\t0000000000000000', 'NoNewPrivs:\t1'])
   })
 
   test('setup_cmd ran as the desktop user before the task; checks run as root, the agent\'s work as the agent', async () => {
     const result = await sandbox.shell('cat /home/agent/setup.txt; stat -c %U /home/agent/setup.txt; id -un; pwd')
-    expect(result.stdout.toString()).toBe('ready\nagent\nroot\n/home/agent\n')
+    expect(result.stdout.toString()).toBe('ready\nagent\nroot\n/\n')
     const asAgent = await sandbox.shell('id -un; echo $HOME; cat ~/setup.txt', 10_000, 'agent')
     expect(asAgent.stdout.toString()).toBe('agent\n/home/agent\nready\n')
   })

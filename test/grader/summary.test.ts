@@ -29,6 +29,7 @@ describe('the summary with judged tasks', () => {
       error: 0,
       timeout: 0,
       aborted: 0,
+      faulted: 0,
       faults: {},
       skipped: 1,
       unscored: 1,

@@ -46,9 +46,9 @@ describe('buildLeaderboard', () => {
   test('pooled attempts are grouped by task: each task weighs the same; a reused result counts once', () => {
     const mine = row('my-agent')
     // omnizon-1 1/1·2, omnizon-2 ½, omnizon-3 0, omnizon-4 ½, editor-1 1 (a2's copy of a1's), editor-2 ½.
-    expect(mine.overall).toEqual({ tasks: 6, attempts: 11, success_rate: 3.5 / 6, interval: clusteredWilson([[1], [0, 1], [1, 1], [1, 0], [0, 0], [0, 1]]) })
-    expect(mine.by_suite.omnizon).toEqual({ tasks: 4, attempts: 8, success_rate: 0.5, interval: clusteredWilson([[1, 1], [1, 0], [0, 0], [0, 1]]) })
-    expect(mine.by_suite.editor).toEqual({ tasks: 2, attempts: 3, success_rate: 0.75, interval: clusteredWilson([[1], [0, 1]]) })
+    expect(mine.overall).toEqual({ tasks: 6, attempts: 11, success_rate: 3.5 / 6, interval: clusteredWilson([[1], [0, 1], [1, 1], [1, 0], [0, 0], [0, 1]]), faulted: 0 })
+    expect(mine.by_suite.omnizon).toEqual({ tasks: 4, attempts: 8, success_rate: 0.5, interval: clusteredWilson([[1, 1], [1, 0], [0, 0], [0, 1]]), faulted: 0 })
+    expect(mine.by_suite.editor).toEqual({ tasks: 2, attempts: 3, success_rate: 0.75, interval: clusteredWilson([[1], [0, 1]]), faulted: 0 })
     const ci = mine.overall.interval!
     expect(ci.method).toBe('wilson-clustered')
     expect(ci.level).toBe(0.95)
@@ -58,10 +58,10 @@ describe('buildLeaderboard', () => {
 
   test('one attempt per task: a Wilson interval; a suite a row never ran has no cell', () => {
     const other = row('other-agent')
-    expect(other.overall).toEqual({ tasks: 3, attempts: 3, success_rate: 2 / 3, interval: wilson(2, 3) })
+    expect(other.overall).toEqual({ tasks: 3, attempts: 3, success_rate: 2 / 3, interval: wilson(2, 3), faulted: 0 })
     expect(other.by_suite).toEqual({ omnizon: other.overall })
-    expect(row('nop').overall).toEqual({ tasks: 6, attempts: 6, success_rate: 0, interval: wilson(0, 6) })
-    expect(row('nop').by_suite.editor).toEqual({ tasks: 2, attempts: 2, success_rate: 0, interval: wilson(0, 2) })
+    expect(row('nop').overall).toEqual({ tasks: 6, attempts: 6, success_rate: 0, interval: wilson(0, 6), faulted: 0 })
+    expect(row('nop').by_suite.editor).toEqual({ tasks: 2, attempts: 2, success_rate: 0, interval: wilson(0, 2), faulted: 0 })
   })
 
   test('a row over fewer tasks says which it covers and which it misses', () => {

@@ -94,7 +94,7 @@ describe('npm run compare', { timeout: 60_000 }, () => {
       '  omnizon-3  passed → timeout',
       'still failing (1):',
       '  omnizon-4  error → failed',
-      'skipped or unscored (1):',
+      'skipped, unscored or faulted (1):',
       '  omnizon-6  skipped → skipped',
       'still passing: 1',
       'only in A (1): omnizon-9',

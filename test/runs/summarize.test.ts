@@ -4,7 +4,7 @@ import { RunSummary, Tally } from '../../src/schema/summary.ts'
 import { renderTable } from '../../reporters/summary.ts'
 import { record, unscoredRecord } from './fixtures.ts'
 
-const NONE_SET_ASIDE = { judged_without_grader: { total: 0, failed: 0 }, aborted: 0, faults: {} }
+const NONE_SET_ASIDE = { judged_without_grader: { total: 0, failed: 0 }, aborted: 0, faulted: 0, faults: {} }
 const FACTS: RunFacts = { run_id: 'run-a', agent: 'oracle', agent_model: null, started_at: '2026-01-01T00:00:00.000Z', finished_at: '2026-01-01T00:01:00.000Z', prices: {} }
 
 describe('summarize', () => {
@@ -87,6 +87,7 @@ describe('summarize', () => {
       error: 1,
       timeout: 0,
       aborted: 0,
+      faulted: 0,
       faults: {},
       skipped: 1,
       unscored: 1,

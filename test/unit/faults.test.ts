@@ -6,6 +6,7 @@ import { classifyStartError, openWithRetries, SandboxStartError } from '../../sr
 import { SandboxUnavailable, type TaskSandbox } from '../../src/fixtures/sandboxes.ts'
 import { faultLines, resumeLines } from '../../reporters/summary.ts'
 import { summarize } from '../../src/runs/summarize.ts'
+import { rerunFaulted } from '../../src/runs/rerun.ts'
 import type { Fault } from '../../src/faults/kinds.ts'
 
 const FACTS = { run_id: 'r', agent: 'oracle', agent_model: null, started_at: '2026-01-01T00:00:00.000Z', finished_at: '2026-01-01T00:01:00.000Z', prices: {} }
@@ -21,11 +22,16 @@ describe('faults in the counts', () => {
     errored('f', 'model_error'),
   ]
 
-  test('an aborted task is in no rate; other faults count as not passed and are named', () => {
+  test("an aborted task is in no rate, nor a fault not of the agent's doing (faulted); the agent's faults count as not passed; all are named", () => {
     const t = tally(runs)
-    expect(t).toMatchObject({ total: 6, passed: 1, failed: 1, error: 3, aborted: 1, scored: 5, success_rate: 0.2 })
+    expect(t).toMatchObject({ total: 6, passed: 1, failed: 1, error: 2, aborted: 1, faulted: 1, scored: 4, success_rate: 0.25 })
     expect(t.faults).toEqual({ aborted: 1, model_error: 1, out_of_memory: 1 })
-    expect(faultLines(t)).toEqual(["  faults, not the agent's doing: model_error 1 · out_of_memory 1 (never reused: the same command runs them again)"])
+    expect(faultLines(t, rerunFaulted(runs)!)).toEqual([
+      "  1 faulted (not the agent's doing), in neither rate: model_error 1",
+      "  re-run them: npx vitest run tasks/omnizon/f.task.ts -t '^(f): '",
+      "  (or the run's own command again: faults are never reused, the rest is)",
+      "  faults in the rates (the agent's doing): out_of_memory 1 (never reused: the same command runs them again)",
+    ])
   })
 
   test('a fault is never reused, even one recorded as failed; an agent failure is', () => {
