@@ -1,3 +1,3 @@
 export { DesktopObserver, EvidenceMissing } from './observer.ts'
-export { Observation, describeActor, type Actor, type Change, type Program } from './observation.ts'
+export { Observation, type Actor, type Change, type Program } from './observation.ts'
 export type { ObservedWindow } from './schema.ts'

@@ -157,9 +157,3 @@ export class Observation {
     return windows.filter((w) => w.pid === pid)
   }
 }
-
-/** A process for a sentence: `/usr/bin/mv (pid 85)`. */
-export function describeActor(actor: Actor): string {
-  const what = actor.exe ?? (actor.argv[0] ? `${actor.argv[0]}?` : 'an unknown process')
-  return `${what} (pid ${actor.pid}${actor.present ? '' : ', started by the agent'})`
-}

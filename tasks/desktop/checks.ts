@@ -5,7 +5,7 @@
  * history, recent-files lists, app settings) or window titles alone. Evidence that is missing
  * fails the check, with the reason.
  */
-import { describeActor, type Actor, type Observation, type TaskContext } from 'agentest'
+import type { Actor, Observation, TaskContext } from 'agentest'
 
 type Expect = TaskContext['expect']
 type Observed = TaskContext['observed']
@@ -21,6 +21,12 @@ export const TOOL = {
 export type Tool = keyof typeof TOOL
 
 const home = (path: string) => path.replace(/^\/home\/agent\//, '~/')
+
+/** A process for a sentence: `/usr/bin/mv (pid 85, started by the agent)`. */
+function describeActor(actor: Actor): string {
+  const what = actor.exe ?? (actor.argv[0] ? `${actor.argv[0]}?` : 'an unknown process')
+  return `${what} (pid ${actor.pid}${actor.present ? '' : ', started by the agent'})`
+}
 
 /** The app the task started (there when the agent's turn began, still that program). */
 function isTool(actor: Actor, tool: Tool): boolean {
