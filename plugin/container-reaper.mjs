@@ -1,6 +1,6 @@
 // Watches a benchmark run's main process and, once it is gone (finished, Ctrl-C, killed),
-// removes every container labelled with the run and that process (another run may share the
-// run id), sweeping a while longer for containers that workers were still creating. Plain
+// removes every container (then network) labelled with the run and that process (another run
+// may share the run id), sweeping a while longer for containers that workers were still creating. Plain
 // JavaScript: it runs with `node` alone, detached.
 //   node plugin/container-reaper.mjs <run-id> <main-pid>
 import { loadDockerode } from '../src/docker/dockerode.cjs'
@@ -34,3 +34,7 @@ while (Date.now() < until) {
   await sweep().catch(() => undefined)
   await sleep(1_000)
 }
+// Then the run's network (src/docker/agent-network.ts); the next run's cleanup removes its
+// firewall chain, which matches nothing once the network's bridge is gone.
+const networks = await docker.listNetworks({ filters: { label: [`dev.agentest.run=${runId}`, `dev.agentest.pid=${mainPid}`] } }).catch(() => [])
+await Promise.all(networks.map((n) => docker.getNetwork(n.Id).remove().catch(() => undefined)))

@@ -1,11 +1,18 @@
 import { hostname } from 'node:os'
 import type Docker from 'dockerode'
 import { LABEL } from './labels.ts'
+import { removeNetworksWhere, sweepFirewall } from './agent-network.ts'
 
-/** Removes every container of one run (global teardown, Ctrl-C). Returns their names. */
+/**
+ * Removes every container of one run (global teardown, Ctrl-C), then the run's network and its
+ * firewall (src/docker/agent-network.ts). Returns the containers' names.
+ */
 export async function removeRunContainers(docker: Docker, runId: string, mainPid?: number): Promise<string[]> {
   // Two runs started in the same second (other results folders) share a run id: the pid tells them apart.
-  return removeWhere(docker, [`${LABEL.run}=${runId}`, ...(mainPid ? [`${LABEL.pid}=${mainPid}`] : [])], () => true)
+  const label = [`${LABEL.run}=${runId}`, ...(mainPid ? [`${LABEL.pid}=${mainPid}`] : [])]
+  const removed = await removeWhere(docker, label, () => true)
+  await removeNetworksWhere(docker, label, () => true).catch(() => undefined)
+  return removed
 }
 
 /**
@@ -14,10 +21,12 @@ export async function removeRunContainers(docker: Docker, runId: string, mainPid
  */
 export async function removeDeadRunContainers(docker: Docker): Promise<string[]> {
   const here = hostname()
-  return removeWhere(docker, [`${LABEL.managed}=true`], (labels) => {
-    if (labels[LABEL.host] !== here) return false
-    return !isAlive(Number(labels[LABEL.pid]))
-  })
+  const dead = (labels: Record<string, string>) => labels[LABEL.host] === here && !isAlive(Number(labels[LABEL.pid]))
+  const removed = await removeWhere(docker, [`${LABEL.managed}=true`], dead)
+  // Their networks too; and firewall chains left by a reaper, which removes networks only.
+  await removeNetworksWhere(docker, [`${LABEL.managed}=true`], dead).catch(() => undefined)
+  await sweepFirewall()
+  return removed
 }
 
 async function removeWhere(

@@ -20,6 +20,12 @@ export function containerLabels(runId: string, taskId: string): Record<string, s
   }
 }
 
+/** A run's network carries the container labels but a task's, so cleanup finds it as it finds containers. */
+export function networkLabels(runId: string): Record<string, string> {
+  const { [LABEL.task]: _task, ...labels } = containerLabels(runId, '')
+  return labels
+}
+
 /** Workers are children of the run's main process; the main process is the run's owner. */
 function mainPid(): number {
   return Number(process.env.AGENTEST_MAIN_PID ?? process.pid)

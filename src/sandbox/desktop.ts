@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto'
 import type Docker from 'dockerode'
 import { XdotoolComputer } from '../computer/xdotool.ts'
 import { containerLabels } from '../docker/labels.ts'
+import { runNetwork } from '../docker/agent-network.ts'
 import { execIn, type ExecResult } from '../docker/exec.ts'
 import { CommandChannel } from '../docker/command-channel.ts'
 import { readFileFrom, writeFileTo } from '../docker/archive.ts'
@@ -12,9 +13,11 @@ export interface DesktopLimits {
   memoryMb: number
   cpus: number
   pids: number
+  /** No file may grow past it (the kernel's RLIMIT_FSIZE); src/sandbox/disk-watch.ts bounds the total. */
+  diskMb?: number
 }
 
-export const DEFAULT_DESKTOP_LIMITS: DesktopLimits = { memoryMb: 2048, cpus: 1, pids: 512 }
+export const DEFAULT_DESKTOP_LIMITS = { memoryMb: 2048, cpus: 1, pids: 512, diskMb: 4096 } satisfies DesktopLimits
 
 export interface DesktopSandboxOptions {
   docker: Docker
@@ -170,7 +173,12 @@ export class DesktopSandbox {
     const { docker, limits = DEFAULT_DESKTOP_LIMITS } = options
     const agent = options.agentServer
     const portKey = agent ? `${agent.port}/tcp` : null
-    const observed = await hasObserver(docker, options.image)
+    const imageConfig = await docker.getImage(options.image).inspect().then((info) => info.Config, () => null)
+    const observed = imageConfig?.Labels?.[OBSERVER_LABEL] === '1'
+    // The run's own network (src/docker/agent-network.ts): containers on it cannot reach each
+    // other, and reach this machine at the model relays' ports only.
+    const network = options.network || agent ? await runNetwork(docker, options.runId) : null
+    const fileBytes = (limits.diskMb ?? DEFAULT_DESKTOP_LIMITS.diskMb) * 1024 * 1024
     const container = await docker.createContainer({
       name,
       Image: options.image,
@@ -178,7 +186,8 @@ export class DesktopSandbox {
       // or, in an image with the observer, started by its entrypoint as root and dropped to the
       // agent before anything else runs (the entrypoint is forced, so an image cannot skip that).
       User: observed ? 'root' : USER,
-      ...(observed ? { Entrypoint: [OBSERVER_ENTRYPOINT] } : {}),
+      // Setting the entrypoint clears the image's CMD (a packaged agent's server): it is passed on.
+      ...(observed ? { Entrypoint: [OBSERVER_ENTRYPOINT], Cmd: imageConfig?.Cmd ?? [] } : {}),
       Labels: containerLabels(options.runId, taskLabel),
       Env: Object.entries({ ...agent?.env, ...DISPLAY_ENV }).map(([k, v]) => `${k}=${v}`),
       ...(portKey ? { ExposedPorts: { [portKey]: {} } } : {}),
@@ -187,11 +196,14 @@ export class DesktopSandbox {
         NanoCpus: Math.round(limits.cpus * 1e9),
         PidsLimit: limits.pids,
         // A packaged agent needs a network to reach its model, and its port reachable from the
-        // harness (on the host's loopback only).
-        NetworkMode: options.network || agent ? 'bridge' : 'none',
-        ...(portKey
-          ? { PortBindings: { [portKey]: [{ HostIp: '127.0.0.1', HostPort: '' }] }, ExtraHosts: ['host.docker.internal:host-gateway'] }
+        // harness (on the host's loopback only). host.docker.internal is the network's gateway,
+        // where the relays listen (Docker's host-gateway is docker0's, which is firewalled).
+        NetworkMode: network?.id ?? 'none',
+        ...(portKey && network
+          ? { PortBindings: { [portKey]: [{ HostIp: '127.0.0.1', HostPort: '' }] }, ExtraHosts: [`host.docker.internal:${network.gateway}`] }
           : {}),
+        // One file cannot outgrow the disk limit even between two of the watcher's looks.
+        Ulimits: [{ Name: 'fsize', Soft: fileBytes, Hard: fileBytes }],
         Privileged: false,
         // No capabilities for the agent. Root (the harness's own commands) may trace and stop the
         // agent's processes, and the entrypoint may become the agent; no more: a check reads what
@@ -472,12 +484,6 @@ const PREPARE_SCRIPT = [
   'fi',
   'now; echo "settled $(( t - t0 ))"',
 ].join('\n')
-
-/** Whether the image carries the observer's label (images built FROM agentest/desktop do). */
-async function hasObserver(docker: Docker, image: string): Promise<boolean> {
-  const info = await docker.getImage(image).inspect().catch(() => null)
-  return info?.Config?.Labels?.[OBSERVER_LABEL] === '1'
-}
 
 /** agentest-<task>-<8 hex digits>: the task's id with what Docker refuses in a name replaced. */
 function sandboxName(taskId: string): string {

@@ -65,7 +65,7 @@ export class WarmPool {
   private fits(options: DesktopSandboxOptions): boolean {
     const want = options.limits ?? DEFAULT_DESKTOP_LIMITS
     const have = this.options.limits ?? DEFAULT_DESKTOP_LIMITS
-    const sameLimits = want.memoryMb === have.memoryMb && want.cpus === have.cpus && want.pids === have.pids
+    const sameLimits = want.memoryMb === have.memoryMb && want.cpus === have.cpus && want.pids === have.pids && sameDisk(want, have)
     return this.options.size > 0 && !options.network && !options.agentServer && options.runId === this.options.runId && sameLimits
   }
 
@@ -110,4 +110,9 @@ export class WarmPool {
     )
     return entry
   }
+}
+
+/** The file-size limit a container was made with (src/sandbox/desktop.ts), unset meaning the default. */
+function sameDisk(want: DesktopLimits, have: DesktopLimits): boolean {
+  return (want.diskMb ?? DEFAULT_DESKTOP_LIMITS.diskMb) === (have.diskMb ?? DEFAULT_DESKTOP_LIMITS.diskMb)
 }

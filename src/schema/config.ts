@@ -127,6 +127,12 @@ export const DockerConfig = z
     cpus: z.number().positive().max(64).default(1),
     pids: z.number().int().min(64).max(65_536).default(512),
     /**
+     * What a desktop container may write, in MB (its writable layer). No single file grows past it
+     * (the kernel's file-size limit), and a container found past it in all (checked every 2 s)
+     * is stopped and its task ends as `disk_limit` (src/sandbox/disk-watch.ts).
+     */
+    disk_mb: z.number().int().min(16).max(1_048_576).default(4096),
+    /**
      * Desktop containers each Vitest worker keeps started ahead of its tasks, per image, their
      * display and window manager up and never used by a task; a task takes one (then its
      * setup_cmd runs) and the pool refills in the background. 0 (the default) starts each

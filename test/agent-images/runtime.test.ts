@@ -10,6 +10,7 @@ import { imageAgent } from '../../src/agent-images/image-agent.ts'
 import { AgentImageRegistry, type LoadedAgentSpec } from '../../src/agent-images/registry.ts'
 import { agentPort } from '../../src/agent-images/spec.ts'
 import { ensureImage, imageDir, LABEL, removeRunContainers } from '../../src/docker/index.ts'
+import { runNetwork } from '../../src/docker/agent-network.ts'
 import { DesktopSandbox } from '../../src/sandbox/desktop.ts'
 import { AgentConfig } from '../../src/schema/config.ts'
 import { agentTaskOf } from '../../src/agents/task.ts'
@@ -115,9 +116,13 @@ describe.skipIf(noDocker)('packaged agents on a real engine', { timeout: 600_000
       PidsLimit: requirements.pids,
       Privileged: false,
       CapDrop: ['ALL'],
-      NetworkMode: 'bridge',
+      // The run's own network (src/docker/agent-network.ts), not Docker's default bridge.
+      NetworkMode: (await runNetwork(docker, RUN)).id,
     })
-    expect(info.HostConfig.CapAdd ?? []).toEqual([])
+    // Root's, for the observer and the entrypoint that drops to the agent; the agent's processes hold none.
+    expect(info.HostConfig.CapAdd).toEqual(['SYS_PTRACE', 'KILL', 'SETUID', 'SETGID'])
+    const caps = await sandbox.shell("for p in $(pgrep -u agent); do grep -h -E '^Cap(Prm|Eff):' /proc/$p/status; done | sort -u")
+    expect(caps.stdout.toString().trim().split('\n')).toEqual(['CapEff:\t0000000000000000', 'CapPrm:\t0000000000000000'])
     expect(info.HostConfig.Binds ?? []).toEqual([])
     expect(info.Mounts).toEqual([])
     expect(info.HostConfig.PortBindings).toEqual({ [`${agentPort(minimalPython.spec)}/tcp`]: [{ HostIp: '127.0.0.1', HostPort: '' }] })
