@@ -26,6 +26,10 @@ export default defineConfig({
           // Vitest's start and the shared imports (22 small files: 4.2 CPU-s against 9.5). No
           // test mocks modules, and the two that set environment variables put them back.
           isolate: false,
+          // Without isolation a global stubbed by one file (fetch) would reach the next file in
+          // its worker: every stub is put back after its test.
+          unstubGlobals: true,
+          unstubEnvs: true,
         },
       },
     ],

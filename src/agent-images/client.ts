@@ -34,15 +34,17 @@ export class AgentServerClient {
     const deadline = Date.now() + timeoutMs
     let last = 'no answer'
     for (;;) {
+      // The status alone, not `instanceof Response`: a fetch installed by a library may answer
+      // with a Response of another realm.
       const answer = await fetch(new URL(path, this.url), { signal: AbortSignal.timeout(2_000) }).then(
-        (r) => r,
-        (error: unknown) => error,
+        (r) => ({ status: r.status }),
+        (error: unknown) => ({ error }),
       )
-      if (answer instanceof Response) {
-        if (answer.ok) return
+      if ('status' in answer) {
+        if (answer.status >= 200 && answer.status < 300) return
         last = `HTTP ${answer.status}`
       } else {
-        last = errorText(answer)
+        last = errorText(answer.error)
       }
       const gone = await probe.gone()
       if (gone || Date.now() > deadline) {
