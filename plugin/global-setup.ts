@@ -6,7 +6,7 @@ import { declaredEnvironments, OnDemandEnvironments } from '../src/environments/
 import { serveRunServices } from './run-services.ts'
 import { dockerClient } from '../src/docker/index.ts'
 import { failOnInputError } from './index.ts'
-import '../src/fixtures/meta.ts'
+import '../src/task/meta.ts'
 import { dirname, join } from 'node:path'
 import { indexResults } from '../src/cache/run-cache.ts'
 import type { BrowserConfig, BrowserScope, ResolvedRun } from '../src/schema/config.ts'

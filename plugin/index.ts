@@ -15,7 +15,7 @@ import LoadCheckReporter from '../reporters/load-check.ts'
 import RunLimitReporter from '../reporters/run-limits.ts'
 import { describeLimits } from '../src/limits/index.ts'
 import { RunInterrupt } from './interrupt.ts'
-import { RETRY_REFUSED, retryCount } from '../src/fixtures/retry.ts'
+import { RETRY_REFUSED, retryCount } from '../src/task/retry.ts'
 
 export interface AgentestPluginOptions {
   /** Folder holding agentest.config.yaml and runs/; defaults to the Vitest root. */

@@ -1,6 +1,6 @@
 import { relative } from 'node:path'
 import type { Reporter, TestModule, Vitest } from 'vitest/node'
-import '../src/fixtures/meta.ts'
+import '../src/task/meta.ts'
 
 /**
  * Mistakes in task files, found as each file is collected: an agentTest() option that failed

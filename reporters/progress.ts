@@ -2,7 +2,7 @@ import type { TestAnnotation } from 'vitest'
 import type { Reporter, TestCase, Vitest } from 'vitest/node'
 import type { ResolvedRun } from '../src/schema/config.ts'
 import { recordKey } from '../src/schema/task.ts'
-import '../src/fixtures/meta.ts'
+import '../src/task/meta.ts'
 
 interface Running {
   key: string

@@ -1,7 +1,7 @@
 import type { Reporter, TestModule } from 'vitest/node'
 import type { ResolvedRun } from '../src/schema/config.ts'
 import { runLimitReached, runSpend } from '../src/limits/index.ts'
-import '../src/fixtures/meta.ts'
+import '../src/task/meta.ts'
 
 /** Says, at the end of a run whose budget ran out, what it spent and how many tasks were not run for it. */
 export default class RunLimitReporter implements Reporter {

@@ -1,10 +1,10 @@
 import type { TestCase as VitestTestCase } from 'vitest/node'
 import { TestCaseRun, type RunStatus, type RunError } from '../src/schema/run.ts'
 import type { ResolvedRun } from '../src/schema/config.ts'
-import type { AgentestMeta } from '../src/fixtures/meta.ts'
+import type { AgentestMeta } from '../src/task/meta.ts'
 import { aiGrading, withJudgedChecks } from '../src/grading/index.ts'
 import { plainText } from '../src/files/plain-text.ts'
-import '../src/fixtures/meta.ts'
+import '../src/task/meta.ts'
 
 /**
  * Builds the TestCaseRun of a finished agentest test from its meta and Vitest's result, or

@@ -13,7 +13,7 @@ import { loadConfig } from '../src/config/index.ts'
 import { estimateRun, readHistory, renderEstimate } from '../src/runs/estimate.ts'
 import { shownPath } from '../src/runs/resolve.ts'
 import { listBenchmarkTests } from '../src/runs/vitest-child.ts'
-import { taskKeyOfTestName } from '../src/fixtures/test-name.ts'
+import { taskKeyOfTestName } from '../src/task/test-name.ts'
 import { cli } from './cli.ts'
 
 const USAGE = "usage: npm run estimate -- [vitest filters, e.g. tasks/omnizon -t 'omnizon-2\\b'] [--json]"

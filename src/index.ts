@@ -2,10 +2,10 @@
  * agentest: benchmark tasks for computer-use and browser agents as Vitest tests.
  * Task files import from here; vitest.config.ts imports the plugin from 'agentest/plugin'.
  */
-export { agentTest, type AgentTest, type TaskBody, type TaskContext } from './fixtures/agent-test.ts'
-export type { RunResult, WebApp } from './fixtures/session.ts'
-export type { Solution, SolutionContext, TaskSpecInput as TaskOptions } from './fixtures/spec.ts'
-export type { AgentestMeta, TaskRecord } from './fixtures/meta.ts'
+export { agentTest, type AgentTest, type TaskBody, type TaskContext } from './task/agent-test.ts'
+export type { RunResult, WebApp } from './task/session.ts'
+export type { Solution, SolutionContext, TaskSpecInput as TaskOptions } from './task/spec.ts'
+export type { AgentestMeta, TaskRecord } from './task/meta.ts'
 export type { Judge } from './grading/index.ts'
 export { defineAgent, registerAgent, type Agent, type AgentContext, type AgentOutcome } from './agents/index.ts'
 export type { Computer, Environment } from './computer/index.ts'

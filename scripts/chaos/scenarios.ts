@@ -133,7 +133,7 @@ const memoryLimit: Scenario = {
   stopsRun: false,
   async prepare() {
     const file = join(mkdtempSync(join(tmpdir(), 'agentest-chaos-oom-')), 'agentest.config.yaml')
-    const hang = join(import.meta.dirname, '../../test/fixtures/agents/hang.ts')
+    const hang = join(import.meta.dirname, '../../test/data/agents/hang.ts')
     writeFileSync(file, stringify({ agent: { name: 'hang' }, agents: { hang }, max_steps: 40, docker: { memory_mb: 256 } }))
     return { env: { AGENTEST_CONFIG: file, AGENTEST_AGENT: 'hang' }, close: async () => {} }
   },

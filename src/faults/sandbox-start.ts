@@ -1,6 +1,6 @@
 import { TaskAbortedError } from '../trajectory/recording-computer.ts'
-import type { TaskSandbox } from '../fixtures/sandboxes.ts'
-import { SandboxUnavailable } from '../fixtures/sandboxes.ts'
+import type { TaskSandbox } from '../task/sandboxes.ts'
+import { SandboxUnavailable } from '../task/sandboxes.ts'
 import { errorLine, type Fault } from './kinds.ts'
 
 /** The sandbox could not be started, after every retry; `retries` are the tries before the last. */

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { z } from 'zod'
 import { InputError, issuePath } from '../config/errors.ts'
-import type { Solution } from '../fixtures/spec.ts'
+import type { Solution } from '../task/spec.ts'
 
 const Fn = z.custom<Solution>((value) => typeof value === 'function', 'must be an async function')
 

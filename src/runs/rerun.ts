@@ -7,7 +7,7 @@ import { isFaulted } from './outcome.ts'
  * The faulted tasks (record keys), by fault kind, and the command that runs exactly them again:
  * their task files, and -t on their names. Vitest's -t is a regular expression matched against a
  * test's full name (its suites' names and its own, joined by spaces), and every task's test is
- * named `<id>: <title>` (src/fixtures/test-name.ts), so `^(a|b): ` selects those ids and no id that
+ * named `<id>: <title>` (src/task/test-name.ts), so `^(a|b): ` selects those ids and no id that
  * merely starts or ends like one (`omnizon-20`, `real-omnizon-2` for `omnizon-2`); a task in a
  * describe block is named with its suites. A task's other variants and epochs match too; the cache
  * reuses those that passed, and a fault is never reused. Null when no task is faulted.

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import type { SolutionContext } from '../../src/fixtures/spec.ts'
+import type { SolutionContext } from '../../src/task/spec.ts'
 import { ensureImage, imageDir, removeRunContainers } from '../../src/docker/index.ts'
 import { DesktopSandbox } from '../../src/sandbox/desktop.ts'
 import { activeTitle, launch, takeInto } from '../../tasks/desktop/support.ts'

@@ -9,15 +9,15 @@ import { runBenchmark, type BenchmarkRun } from './run-benchmark.ts'
  * full, a reference solution's error at its own line, and no terminal colours in the record.
  * Colours are forced on, as in a terminal, where Playwright colours its call logs.
  */
-const SOLUTION = 'test/fixtures/author-tasks/throwing-solution.task.ts'
+const SOLUTION = 'test/data/author-tasks/throwing-solution.task.ts'
 
 describe('readable failures', { timeout: 120_000 }, () => {
   let run: BenchmarkRun
   const result = (id: string) => run.results.find((r) => r.id === id)!
 
   test('two fixture tasks: failing checks, and a solution with a bad selector', async () => {
-    run = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts'], {
-      FIXTURE_TASKS: 'test/fixtures/author-tasks/*.task.ts',
+    run = await runBenchmark(['--config', 'test/data/fixture-tasks.vitest.config.ts'], {
+      FIXTURE_TASKS: 'test/data/author-tasks/*.task.ts',
       FORCE_COLOR: '1',
       NO_COLOR: '',
     })

@@ -11,8 +11,8 @@ import { ROOT, runBenchmark } from './run-benchmark.ts'
  * the earlier run, with no agent step and no model call. The agent is openai-chat against the
  * scripted model server (a test double), so "no model call" is counted, not assumed.
  */
-const TASK_FILE = 'test/fixtures/generated/cache-answer.task.ts'
-const CONFIG = ['--config', 'test/fixtures/fixture-tasks.vitest.config.ts']
+const TASK_FILE = 'test/data/generated/cache-answer.task.ts'
+const CONFIG = ['--config', 'test/data/fixture-tasks.vitest.config.ts']
 
 function writeTask(check: string, fixtures = 'run, app, expect'): void {
   // The folder is git-ignored, so a fresh clone does not have it.
@@ -107,7 +107,7 @@ describe('reusing earlier results', { timeout: 300_000 }, () => {
 
   test("an edited goal is not served from the cache: the key holds the task's code", async () => {
     // A copy of an Omnizon task, run by the oracle (a browser task: no Docker needed).
-    const copy = 'test/fixtures/generated/cache-goal/omnizon-2.task.ts'
+    const copy = 'test/data/generated/cache-goal/omnizon-2.task.ts'
     const original = readFileSync(join(ROOT, 'tasks/omnizon/omnizon-2.task.ts'), 'utf8')
     mkdirSync(join(ROOT, dirname(copy)), { recursive: true })
     writeFileSync(join(ROOT, copy), original)

@@ -23,7 +23,7 @@ const GATE_RUN = ['tasks/desktop', '--maxWorkers=2']
  * alternatives 66 s against 79 s.
  */
 const VARIANTS_AT_ONCE = { AGENTEST_CONCURRENCY: '2', ...UNREAD_STEPS }
-const FAULT_AGENTS = { AGENTEST_CONFIG: 'test/fixtures/faults.config.yaml' }
+const FAULT_AGENTS = { AGENTEST_CONFIG: 'test/data/faults.config.yaml' }
 
 /** Containers of runs whose id starts with this prefix, whatever their state. */
 async function containersOf(runPrefix: string): Promise<string[]> {
@@ -144,8 +144,8 @@ describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 1_500_000 }, ()
   })
 
   test('a failing setup_cmd ends the task as an error with its stderr', async () => {
-    const run = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts'], {
-      FIXTURE_TASKS: 'test/fixtures/desktop-tasks/failing-setup.task.ts',
+    const run = await runBenchmark(['--config', 'test/data/fixture-tasks.vitest.config.ts'], {
+      FIXTURE_TASKS: 'test/data/desktop-tasks/failing-setup.task.ts',
     })
     expect(run.code).toBe(1)
     expect(run.results).toHaveLength(1)
@@ -154,8 +154,8 @@ describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 1_500_000 }, ()
   })
 
   test('a container killed after the agent, before the checks, ends the task as sandbox_gone', async () => {
-    const run = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts'], {
-      FIXTURE_TASKS: 'test/fixtures/desktop-tasks/killed-before-checks.task.ts',
+    const run = await runBenchmark(['--config', 'test/data/fixture-tasks.vitest.config.ts'], {
+      FIXTURE_TASKS: 'test/data/desktop-tasks/killed-before-checks.task.ts',
     })
     expect(run.code).toBe(1)
     expect(run.results).toHaveLength(1)
@@ -164,14 +164,14 @@ describe.skipIf(noDocker)('tasks/desktop end to end', { timeout: 1_500_000 }, ()
   })
 
   test("a task on the user's own image (a Dockerfile folder, built by content hash) passes under the oracle and fails under nop; an image without xdotool is one line", async () => {
-    const env = { FIXTURE_TASKS: 'test/fixtures/desktop-tasks/{own-image,no-xdotool}.task.ts' }
-    const oracle = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts'], env)
+    const env = { FIXTURE_TASKS: 'test/data/desktop-tasks/{own-image,no-xdotool}.task.ts' }
+    const oracle = await runBenchmark(['--config', 'test/data/fixture-tasks.vitest.config.ts'], env)
     const byId = Object.fromEntries(oracle.results.map((r) => [r.id, r]))
     expect(byId['own-image']?.status, JSON.stringify(byId['own-image']?.error)).toBe('passed')
     expect(byId['no-xdotool']).toMatchObject({ status: 'skipped', error: { kind: 'skipped' } })
     expect(byId['no-xdotool']?.error?.message).toMatch(/^the desktop image \S+no-xdotool \(agentest-task\/no-xdotool:[0-9a-f]{12}\) lacks xdotool, ImageMagick's import \(screenshots\), xdpyinfo \(the display check\): /)
     expect(byId['no-xdotool']?.error?.message).not.toContain('\n')
-    const nop = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts', '-t', 'own-image'], { ...env, AGENTEST_AGENT: 'nop' })
+    const nop = await runBenchmark(['--config', 'test/data/fixture-tasks.vitest.config.ts', '-t', 'own-image'], { ...env, AGENTEST_AGENT: 'nop' })
     expect(nop.results.find((r) => r.id === 'own-image')?.status).toBe('failed')
     // The image's id keys the results: the same image reuses them, and no image-check container is left.
     expect(await docker.listContainers({ all: true, filters: { label: [`${LABEL.task}=image-check`] } })).toEqual([])

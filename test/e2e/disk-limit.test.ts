@@ -16,7 +16,7 @@ import { ROOT, runBenchmark } from './run-benchmark.ts'
 describe.skipIf(noDocker)('the disk limit in a benchmark run', { timeout: 300_000 }, () => {
   test('writing past docker.disk_mb ends the task as disk_limit', async () => {
     const file = join(mkdtempSync(join(tmpdir(), 'agentest-disk-')), 'agentest.config.yaml')
-    const hang = join(ROOT, 'test/fixtures/agents/hang.ts')
+    const hang = join(ROOT, 'test/data/agents/hang.ts')
     writeFileSync(file, stringify({ agent: { name: 'hang' }, agents: { hang }, max_steps: 100, docker: { disk_mb: 64 } }))
     let filled = false
     const run = await runBenchmark(['tasks/desktop/terminal-hello.task.ts'], { AGENTEST_CONFIG: file, AGENTEST_AGENT: 'hang' }, async (dir, pid) => {

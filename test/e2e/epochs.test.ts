@@ -84,7 +84,7 @@ describe('epochs', { timeout: 600_000 }, () => {
     }
     const run = await runBenchmark(
       ['tasks/omnizon/omnizon-2.task.ts', '--maxWorkers=1'],
-      { AGENTEST_CONFIG: 'test/fixtures/faults.config.yaml', AGENTEST_AGENT: 'hang', AGENTEST_MAX_STEPS: '1000', AGENTEST_EPOCHS: '4', AGENTEST_CONCURRENCY: '4' },
+      { AGENTEST_CONFIG: 'test/data/faults.config.yaml', AGENTEST_AGENT: 'hang', AGENTEST_MAX_STEPS: '1000', AGENTEST_EPOCHS: '4', AGENTEST_CONCURRENCY: '4' },
       interrupt,
     )
     expect(run.code).not.toBe(0)
@@ -102,9 +102,9 @@ describe('epochs', { timeout: 600_000 }, () => {
   test('an agent right every other time: pass@1 = 2/3, pass@2 = 1, pass^2 = 1/3, pass^3 = 0', async () => {
     const counter = join(mkdtempSync(join(tmpdir(), 'agentest-alternate-')), 'count')
     writeFileSync(counter, '0')
-    const run = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts'], {
-      FIXTURE_TASKS: 'test/fixtures/epoch-tasks/*.task.ts',
-      AGENTEST_CONFIG: 'test/fixtures/epochs.config.yaml',
+    const run = await runBenchmark(['--config', 'test/data/fixture-tasks.vitest.config.ts'], {
+      FIXTURE_TASKS: 'test/data/epoch-tasks/*.task.ts',
+      AGENTEST_CONFIG: 'test/data/epochs.config.yaml',
       AGENTEST_AGENT: 'alternate',
       AGENTEST_ALTERNATE_COUNTER: counter,
     })

@@ -5,7 +5,7 @@ import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
 import { ROOT, runBenchmark, VITEST } from './run-benchmark.ts'
 
-const FAULT_AGENTS = { AGENTEST_CONFIG: 'test/fixtures/faults.config.yaml' }
+const FAULT_AGENTS = { AGENTEST_CONFIG: 'test/data/faults.config.yaml' }
 
 /** Bad input must read as one line, with no stack trace. */
 function expectOneLine(stderr: string, line: string | RegExp): void {
@@ -84,8 +84,8 @@ describe('bad input gets one clear line', { timeout: 120_000 }, () => {
     ['capital-near-miss', /^agentest: test\/fixtures\/bad-tasks\/capital-near-miss\.task\.ts: agentTest\(\): near_misses\.Wrong Item: "Wrong Item" is not a valid name: a variant name is lowercase words/],
   ]
   test.each(MISTAKES)('a task file with a mistake (%s) ends the run with one line naming the file and the field', async (name, line) => {
-    const run = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts', '-t', 'never runs'], {
-      FIXTURE_TASKS: `test/fixtures/bad-tasks/${name}.task.ts`,
+    const run = await runBenchmark(['--config', 'test/data/fixture-tasks.vitest.config.ts', '-t', 'never runs'], {
+      FIXTURE_TASKS: `test/data/bad-tasks/${name}.task.ts`,
     })
     expect(run.code).toBe(1)
     // Vitest also shows the failed file, with the same line; agentest says it once, and nothing else.
@@ -96,11 +96,11 @@ describe('bad input gets one clear line', { timeout: 120_000 }, () => {
   })
 
   test('two files that declare the same id are both named', async () => {
-    const run = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts'], { FIXTURE_TASKS: 'test/fixtures/duplicate-tasks/**/*.task.ts' })
+    const run = await runBenchmark(['--config', 'test/data/fixture-tasks.vitest.config.ts'], { FIXTURE_TASKS: 'test/data/duplicate-tasks/**/*.task.ts' })
     expect(run.code).toBe(1)
     expectOneAgentestLine(
       run.stderr,
-      'agentest: test/fixtures/duplicate-tasks/a/twin.task.ts and test/fixtures/duplicate-tasks/b/twin.task.ts: id: both declare the task "twin"; task ids must be unique (a task\'s records are named by its id)',
+      'agentest: test/data/duplicate-tasks/a/twin.task.ts and test/data/duplicate-tasks/b/twin.task.ts: id: both declare the task "twin"; task ids must be unique (a task\'s records are named by its id)',
     )
     expect(run.summary).toBeNull()
   })

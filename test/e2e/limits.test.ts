@@ -43,7 +43,7 @@ describe('token and cost limits end a task, and a spent run starts no new task',
   })
 
   test('an agent that swallows the error and acts on is refused, and its answer is not taken', async () => {
-    const config = configFile({ agent: { name: 'overspend' }, agents: { overspend: join(ROOT, 'test/fixtures/agents/overspend.ts') }, limits: { task_tokens: 1000 } })
+    const config = configFile({ agent: { name: 'overspend' }, agents: { overspend: join(ROOT, 'test/data/agents/overspend.ts') }, limits: { task_tokens: 1000 } })
     const run = await runBenchmark(['tasks/omnizon/omnizon-1.task.ts'], { AGENTEST_CONFIG: config })
     const [record] = run.results
     expect(record?.error?.kind).toBe('token_limit')

@@ -13,7 +13,7 @@ import { runBenchmark, type BenchmarkRun } from './run-benchmark.ts'
  * Sealed runs: an adversary for each door the harness keeps shut, run as a user would run a
  * benchmark. Each must gain nothing, and its attempt must show in the record.
  */
-const CONFIG = { AGENTEST_CONFIG: 'test/fixtures/sealed.config.yaml' }
+const CONFIG = { AGENTEST_CONFIG: 'test/data/sealed.config.yaml' }
 const HELLO = 'tasks/desktop/terminal-hello.task.ts'
 
 describe('an in-process agent gets the goal and a Computer, nothing more', { timeout: 600_000 }, () => {

@@ -8,12 +8,12 @@ import { readRun, ROOT } from './run-benchmark.ts'
 import { TSX } from '../grader/run-script.ts'
 
 const exec = promisify(execFile)
-const CONFIG = ['--config', 'test/fixtures/fixture-tasks.vitest.config.ts']
+const CONFIG = ['--config', 'test/data/fixture-tasks.vitest.config.ts']
 
-/** `npm run validate -- <args>` over the fixture tasks in test/fixtures/validate-tasks. */
+/** `npm run validate -- <args>` over the fixture tasks in test/data/validate-tasks. */
 async function validate(args: string[]): Promise<{ code: number; stdout: string; stderr: string; out: string }> {
   const out = mkdtempSync(join(tmpdir(), 'agentest-validate-test-'))
-  const env = { ...process.env, FIXTURE_TASKS: 'test/fixtures/validate-tasks/*.task.ts', NO_COLOR: '1' }
+  const env = { ...process.env, FIXTURE_TASKS: 'test/data/validate-tasks/*.task.ts', NO_COLOR: '1' }
   try {
     const { stdout, stderr } = await exec(process.execPath, [...TSX, 'scripts/validate.ts', ...CONFIG, '--out', out, ...args], { cwd: ROOT, env, maxBuffer: 16 * 1024 * 1024 })
     return { code: 0, stdout, stderr, out }
@@ -36,7 +36,7 @@ const row = (stdout: string, id: string) => stdout.split('\n').find((line) => li
 
 describe('npm run validate: one command for a task\'s verdict', { timeout: 300_000 }, () => {
   test('a task whose near miss wrongly passes is unsound, so is one without a near miss, the sound one is sound, and the exit code says so', async () => {
-    const run = await validate(['test/fixtures/validate-tasks'])
+    const run = await validate(['test/data/validate-tasks'])
     expect(run.code, run.stderr).toBe(1)
     expect(row(run.stdout, 'sound-buy')).toMatch(/^sound-buy +passed +failed +wrong item ✓ · placed then cancelled ✓ · duplicate ✓ +through the category ✓ +sound$/)
     expect(row(run.stdout, 'loose-check')).toMatch(/^loose-check +passed +failed +wrong item ✗ passed .* unsound$/)

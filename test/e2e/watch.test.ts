@@ -6,23 +6,23 @@ import { describe, expect, test } from 'vitest'
 import { TestCaseRun } from '../../src/schema/run.ts'
 import { ROOT, runBenchmark, VITEST } from './run-benchmark.ts'
 
-const COPY = 'test/fixtures/generated/watch/sound-buy.task.ts'
+const COPY = 'test/data/generated/watch/sound-buy.task.ts'
 const RIGHT = "solution: ({ shop }) => shop.buy(RIGHT),"
 const WRONG = "solution: ({ shop }) => shop.buy({ ...RIGHT, product: 'p075' }),"
 
 /** The author's loop: `npx vitest <task file>` re-runs the task on each save, afresh every time. */
 describe('watch mode', { timeout: 240_000 }, () => {
   test('each save of a task file gives a fresh verdict, never an earlier result', async () => {
-    const original = readFileSync(join(ROOT, 'test/fixtures/validate-tasks/sound-buy.task.ts'), 'utf8').replaceAll('../../../src/', '../../../../src/')
+    const original = readFileSync(join(ROOT, 'test/data/validate-tasks/sound-buy.task.ts'), 'utf8').replaceAll('../../../src/', '../../../../src/')
     expect(original).toContain(RIGHT)
     mkdirSync(join(ROOT, dirname(COPY)), { recursive: true })
     writeFileSync(join(ROOT, COPY), original)
     const results = mkdtempSync(join(tmpdir(), 'agentest-watch-'))
     // An earlier `vitest run` of the same code left a passing result that a plain run would reuse.
-    const earlier = await runBenchmark(['--config', 'test/fixtures/fixture-tasks.vitest.config.ts'], { FIXTURE_TASKS: COPY, AGENTEST_AGENT: 'oracle' }, undefined, { resultsDir: results, grader: false })
+    const earlier = await runBenchmark(['--config', 'test/data/fixture-tasks.vitest.config.ts'], { FIXTURE_TASKS: COPY, AGENTEST_AGENT: 'oracle' }, undefined, { resultsDir: results, grader: false })
     expect(earlier.results[0]).toMatchObject({ status: 'passed', cached: false })
     const before = new Set(readdirSync(results))
-    const child = spawn(process.execPath, [VITEST, '--watch', '--project', 'benchmark', '--config', 'test/fixtures/fixture-tasks.vitest.config.ts'], {
+    const child = spawn(process.execPath, [VITEST, '--watch', '--project', 'benchmark', '--config', 'test/data/fixture-tasks.vitest.config.ts'], {
       cwd: ROOT,
       env: { ...process.env, CI: '', NO_COLOR: '1', FIXTURE_TASKS: COPY, AGENTEST_AGENT: 'oracle', AGENTEST_RESULTS_DIR: results, AGENTEST_CACHE: '' },
       stdio: ['pipe', 'pipe', 'pipe'],

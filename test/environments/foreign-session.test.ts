@@ -39,7 +39,7 @@ describe('the state client refuses a session it did not configure', () => {
   })
 
   /**
-   * A task's sandbox and state client, configured as src/fixtures/sandboxes.ts does, except that
+   * A task's sandbox and state client, configured as src/task/sandboxes.ts does, except that
    * nothing is blocklisted: as if the page had found a way to `/config`.
    */
   async function configured(url: string, name = 'omnizon') {
@@ -64,7 +64,7 @@ describe('the state client refuses a session it did not configure', () => {
     await sandbox.page.goto(`${omnizon.url}/config?task_id=other-task&run_id=other-run`)
     const error = await client.state().catch((e: unknown) => e)
     expect(error).toBeInstanceOf(ForeignSessionError)
-    // A BlockedUrlError: the session records it as error kind blocked_url (src/fixtures/session.ts).
+    // A BlockedUrlError: the session records it as error kind blocked_url (src/task/session.ts).
     expect(error).toBeInstanceOf(BlockedUrlError)
     expect((error as Error).message).toMatch(/^the graded state is another session's: omnizon \/finish answered for task \{"task_id":"other-task","run_id":"other-run","session":"[0-9a-f-]+"\}/)
   })

@@ -103,7 +103,7 @@ describe('environments: the web apps tasks run against', { timeout: 120_000 }, (
   })
 
   test.skipIf(noDocker)('an image runs labelled with the run, published on loopback only, and is removed at the end', async () => {
-    const image = await ensureImage(docker, 'agentest-test/httpd', `${ROOT}/test/fixtures/environments/httpd-image`, () => {})
+    const image = await ensureImage(docker, 'agentest-test/httpd', `${ROOT}/test/data/environments/httpd-image`, () => {})
     const statuses = await start({ status: { image, port: 8080, ready_path: '/index.html' }, missing: { image: 'agentest-test/nowhere:0', port: 80 } })
     const url = (statuses.status as { url: string }).url
     expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)

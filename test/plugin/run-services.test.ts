@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test } from 'vitest'
 import { serveRunServices, type ServicesServer } from '../../plugin/run-services.ts'
-import { RunServicesClient } from '../../src/fixtures/run-services-client.ts'
+import { RunServicesClient } from '../../src/task/run-services-client.ts'
 
 let server: ServicesServer | null = null
 afterEach(async () => {

@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
 import { getProduct, searchProducts } from 'agentest/omnizon'
-import { TaskSpec } from '../../src/fixtures/spec.ts'
+import { TaskSpec } from '../../src/task/spec.ts'
 
 // docs/writing-tasks.md is the task author's reference: every public name of the author's API
 // must appear in it. The rule (stated in the doc): an inline code span that starts with the
@@ -66,9 +66,9 @@ const API: Record<string, () => string[]> = {
   'NewCard': () => members('src/reference/omnizon.ts', 'NewCard'),
   'ui (BrowserUi)': () => members('src/reference/browser-ui.ts', 'BrowserUi'),
   'OmnizonView': () => members('src/apps/omnizon.ts', 'OmnizonView'),
-  'SolutionContext': () => members('src/fixtures/spec.ts', 'SolutionContext'),
-  'TaskContext': () => members('src/fixtures/agent-test.ts', 'TaskContext'),
-  'RunResult': () => members('src/fixtures/session.ts', 'RunResult'),
+  'SolutionContext': () => members('src/task/spec.ts', 'SolutionContext'),
+  'TaskContext': () => members('src/task/agent-test.ts', 'TaskContext'),
+  'RunResult': () => members('src/task/session.ts', 'RunResult'),
   'src/checks exports': () => exportsOf('src/checks/index.ts'),
   'agentest/omnizon exports': () => exportsOf('fixtures/apps/omnizon/index.ts'),
   'agentTest() options (TaskSpec)': () => Object.keys(TaskSpec.shape),

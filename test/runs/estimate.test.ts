@@ -6,7 +6,7 @@ import { estimateRun, readHistory, renderEstimate, RunEstimate} from '../../src/
 import type { TestCaseRun } from '../../src/schema/run.ts'
 import { runScript } from '../grader/run-script.ts'
 import { record, writeRunFolder, type RecordInput } from './fixtures.ts'
-import { noVariantsName, taskKeyOfTestName } from '../../src/fixtures/test-name.ts'
+import { noVariantsName, taskKeyOfTestName } from '../../src/task/test-name.ts'
 
 const CUA = 'name: openai-chat\nmodel: gpt-x\n'
 

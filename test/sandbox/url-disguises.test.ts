@@ -52,7 +52,7 @@ describe('disguised harness endpoints in a real browser', () => {
     server?.close()
   })
 
-  /** A task's sandbox as src/fixtures/sandboxes.ts opens it, its session configured, on the home page. */
+  /** A task's sandbox as src/task/sandboxes.ts opens it, its session configured, on the home page. */
   async function open(allowHosts: string[]) {
     sandbox = await BrowserSandbox.open({
       browser,

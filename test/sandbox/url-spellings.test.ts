@@ -2,7 +2,7 @@ import { describe, expect, test } from 'vitest'
 import { spellings, UrlPolicy } from '../../src/sandbox/url-policy.ts'
 import { disguises } from './disguises.ts'
 
-/** What the harness puts on the blocklist for a clone at this origin (src/fixtures/sandboxes.ts). */
+/** What the harness puts on the blocklist for a clone at this origin (src/task/sandboxes.ts). */
 const CLONE = 'http://127.0.0.1:4100'
 const policy = new UrlPolicy({ origins: [CLONE], allowHosts: [], blocklist: [`${CLONE}/config`, `${CLONE}/finish`] })
 /** The same with an allowed host: the routing mode (the policy is the same object either way). */

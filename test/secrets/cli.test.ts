@@ -28,10 +28,10 @@ function expectRefusedAtLoad(run: BenchmarkRun, line: string | RegExp): void {
 
 describe('a run that would send a key where it must not stops at config load', { timeout: 120_000 }, () => {
   test('agent.base_url: http://models.example.invalid/v1 with OPENAI_API_KEY set', async () => {
-    const run = await runBenchmark(['tasks/omnizon'], { ...CLEAN, AGENTEST_CONFIG: 'test/fixtures/insecure-key.config.yaml' }, undefined, { grader: false })
+    const run = await runBenchmark(['tasks/omnizon'], { ...CLEAN, AGENTEST_CONFIG: 'test/data/insecure-key.config.yaml' }, undefined, { grader: false })
     expectRefusedAtLoad(
       run,
-      'agentest: test/fixtures/insecure-key.config.yaml: agent.base_url: refusing to send the key in OPENAI_API_KEY over plain http to models.example.invalid (without TLS a key may only go to loopback or host.docker.internal); use https, or set agent.allow_insecure_key: true to send it anyway',
+      'agentest: test/data/insecure-key.config.yaml: agent.base_url: refusing to send the key in OPENAI_API_KEY over plain http to models.example.invalid (without TLS a key may only go to loopback or host.docker.internal); use https, or set agent.allow_insecure_key: true to send it anyway',
     )
   })
 

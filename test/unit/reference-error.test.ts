@@ -1,7 +1,7 @@
 import { join } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { describe, expect, test } from 'vitest'
-import { ReferenceSolutionError } from '../../src/fixtures/reference-error.ts'
+import { ReferenceSolutionError } from '../../src/task/reference-error.ts'
 
 const TASK = join(process.cwd(), 'tasks/omnizon/omnizon-8.task.ts')
 
@@ -13,7 +13,7 @@ function playwrightError(taskFile = TASK): Error {
     '    at BrowserUi.reveal (/work/main/src/reference/browser-ui.ts:71:19)',
     '    at BrowserUi.click (/work/main/src/reference/browser-ui.ts:47:28)',
     `    at solution (${taskFile}:14:14)`,
-    `    at Object.reference (/work/main/src/fixtures/session.ts:278:24)`,
+    `    at Object.reference (/work/main/src/task/session.ts:278:24)`,
   ].join('\n')
   return error
 }

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { Config, ResolvedRun } from '../../src/schema/config.ts'
-import { WorkerHarness } from '../../src/fixtures/worker.ts'
+import { WorkerHarness } from '../../src/task/worker.ts'
 import { TaskAbortedError } from '../../src/trajectory/recording-computer.ts'
 
 const run = ResolvedRun.parse({ config: Config.parse({}), run_id: 'starts', root: '/tmp', results_path: '/tmp/starts', config_file: null, agent_modules: {} })

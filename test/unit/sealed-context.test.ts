@@ -7,7 +7,7 @@ import { sealComputer } from '../../src/computer/sealed.ts'
 import { Recorder } from '../../src/trajectory/recorder.ts'
 import { RecordingComputer } from '../../src/trajectory/recording-computer.ts'
 import { FakeComputer } from '../agents/helpers.ts'
-import { walk } from '../fixtures/agents/reach.ts'
+import { walk } from '../data/agents/reach.ts'
 
 /** A browser computer with a Playwright-like page and context behind it, as the real one has. */
 function browserBehind(): FakeComputer {

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { fileNameProblem, parseTaskSpec } from '../../src/fixtures/spec.ts'
+import { fileNameProblem, parseTaskSpec } from '../../src/task/spec.ts'
 import { didYouMean } from '../../src/config/did-you-mean.ts'
 
 const FILE = 'tasks/omnizon/cart-1.task.ts'
@@ -36,7 +36,7 @@ describe('a task file mistake is one line naming the file and the field', () => 
 
   test('desktop_image: a bundled image, any image name, or a Dockerfile folder beside the task; anything else is one line', () => {
     const desktop = { id: 'own-image', goal: 'Do it.', level: 'paper' }
-    const file = 'test/fixtures/desktop-tasks/own-image.task.ts'
+    const file = 'test/data/desktop-tasks/own-image.task.ts'
     expect(parseTaskSpec({ ...desktop, desktop_image: 'agentest/desktop' }, file).desktop_image).toBe('agentest/desktop')
     expect(parseTaskSpec({ ...desktop, desktop_image: 'ghcr.io/acme/desktop:2.1' }, file).desktop_image).toBe('ghcr.io/acme/desktop:2.1')
     expect(parseTaskSpec({ ...desktop, desktop_image: '../desktop-images/with-motd' }, file).desktop_image).toBe('../desktop-images/with-motd')

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { InputError } from '../../src/config/errors.ts'
-import { parseTaskSpec } from '../../src/fixtures/spec.ts'
+import { parseTaskSpec } from '../../src/task/spec.ts'
 import { variantKindOf, variantNames, variantSolution } from '../../src/validity/variants.ts'
 
 const solve = async () => 'answer'
