@@ -11,7 +11,7 @@ import { dirname, join } from 'node:path'
 import { indexResults } from '../src/cache/run-cache.ts'
 import type { BrowserConfig, BrowserScope, ResolvedRun } from '../src/schema/config.ts'
 import { availableParallelism } from 'node:os'
-import { scrubSecrets } from '../src/agents/shared/redact.ts'
+import { scrubSecrets } from '../src/secrets/redact.ts'
 import { mkdir, rename, writeFile } from 'node:fs/promises'
 import { stringify } from 'yaml'
 

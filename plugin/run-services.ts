@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto'
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import type { DockerProvision } from '../src/docker/images.ts'
-import type { EnvironmentStatus } from '../src/environments/spec.ts'
+import type { EnvironmentStatus } from '../src/schema/environment.ts'
 
 /** What the run's main process starts for its workers, each on first request. */
 export interface RunServices {

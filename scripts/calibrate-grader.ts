@@ -23,8 +23,8 @@ import {
   renderAgreement,
   type Label,
   type LabelledRun,
-} from '../src/grading/stored/calibration.ts'
-import { gradeStoredRun, mapLimit } from '../src/grading/stored/stored-run.ts'
+} from '../src/regrade/calibration.ts'
+import { gradeStoredRun, mapLimit } from '../src/regrade/stored-run.ts'
 import { writeJsonAtomic } from '../src/files/atomic.ts'
 import { RunSummary } from '../src/schema/summary.ts'
 

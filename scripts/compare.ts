@@ -14,7 +14,7 @@ import { resolve } from 'node:path'
 import { loadConfig } from '../src/config/index.ts'
 import { compareRuns } from '../src/runs/compare.ts'
 import { readRunFolder } from '../src/runs/folder.ts'
-import { renderComparison } from '../src/runs/render-comparison.ts'
+import { renderComparison } from '../src/report/comparison.ts'
 import { resolveRunFolder } from '../src/runs/resolve.ts'
 
 import { cli } from './cli.ts'

@@ -8,7 +8,7 @@
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { loadConfig } from '../src/config/index.ts'
-import { InputError } from '../src/config/errors.ts'
+import { InputError } from '../src/errors/input-error.ts'
 import { writeFolderReport } from '../src/report/index.ts'
 import { readRunFolder } from '../src/runs/folder.ts'
 import { resolveRunFolder } from '../src/runs/resolve.ts'

@@ -1,4 +1,4 @@
-import { describeZodError } from '../config/errors.ts'
+import { describeZodError } from '../errors/input-error.ts'
 import { modelUrlForContainer } from './loopback-relay.ts'
 import { NDJSON, RunEvent, type RunRequest } from './protocol.ts'
 

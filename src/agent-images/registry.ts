@@ -2,8 +2,8 @@ import { existsSync, readdirSync, readFileSync, realpathSync, statSync } from 'n
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path'
 import semver from 'semver'
 import { LineCounter, parseDocument } from 'yaml'
-import { describeZodError, InputError } from '../config/errors.ts'
-import { agentImagePolicy, AgentImageSpec, refusals, type AgentImagePolicy } from './spec.ts'
+import { describeZodError, InputError } from '../errors/input-error.ts'
+import { agentImagePolicy, AgentImageSpec, refusals, type AgentImagePolicy } from '../schema/agent-image.ts'
 
 export const SPEC_SUFFIX = '.agent.yaml'
 

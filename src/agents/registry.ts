@@ -15,7 +15,7 @@ const lazy: Record<string, () => Promise<Agent | HarnessAgent>> = {
   'anthropic-cu': async () => (await import('./anthropic-cu/index.ts')).anthropicCu,
   'openai-chat': async () => (await import('./openai-chat/index.ts')).openaiChat,
   replay: async () => (await import('./replay/index.ts')).replay,
-  image: async () => (await import('../agent-images/image-agent.ts')).imageAgent,
+  image: async () => (await import('./packaged/image-agent.ts')).imageAgent,
 }
 
 /** Adds an agent under its name (for agents defined in code, e.g. in a setup file). */

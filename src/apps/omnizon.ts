@@ -1,6 +1,6 @@
 import type { APIRequestContext } from 'playwright'
 import { StateClient } from '../environments/state-client.ts'
-import { OMNIZON_ENVIRONMENT } from '../environments/spec.ts'
+import { OMNIZON_ENVIRONMENT } from '../schema/environment.ts'
 import {
   OmnizonFinish,
   type CartLine,

@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type { BrowserContext, CDPSession, Page, Request } from 'playwright'
 import type { HoldableButton, MouseButton, Point } from '../schema/action.ts'
-import { UrlPolicy } from '../sandbox/url-policy.ts'
+import { UrlPolicy } from '../urls/url-policy.ts'
 import type { Computer } from './computer.ts'
 import { toPlaywrightKey } from './keys.ts'
 

@@ -1,7 +1,7 @@
 import type { Config } from '../schema/config.ts'
 import { agentBaseURL, agentBaseURLField, providerOf } from '../agents/shared/settings.ts'
 import { graderBaseURLFields, graderEndpoints } from '../grading/grader/endpoints.ts'
-import { insecureKeyMessage, insecureKeyTransport, keyHost } from './key-transport.ts'
+import { insecureKeyMessage, insecureKeyTransport, keyHost } from '../secrets/key-transport.ts'
 
 /** The built-in agents that send `agent.api_key_env`'s key to `agent.base_url` themselves. */
 export const KEYED_AGENTS: readonly string[] = ['openai-cua', 'openai-chat', 'anthropic-cu']

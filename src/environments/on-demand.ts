@@ -1,5 +1,5 @@
 import { startEnvironment, type RunningEnvironment, type StartContext } from './start.ts'
-import { undeclaredEnvironment, type EnvironmentSpec, type EnvironmentStatus } from './spec.ts'
+import { undeclaredEnvironment, type EnvironmentSpec, type EnvironmentStatus } from '../schema/environment.ts'
 
 /**
  * The run's environments, each started the first time a task asks for it and then shared by

@@ -3,7 +3,7 @@ import type { Config } from '../schema/config.ts'
 import { startCommand } from './command.ts'
 import { startImage } from './image.ts'
 import { waitReady } from './ready.ts'
-import { OMNIZON_ENVIRONMENT, type EnvironmentSpec } from './spec.ts'
+import { OMNIZON_ENVIRONMENT, type EnvironmentSpec } from '../schema/environment.ts'
 
 export interface RunningEnvironment {
   url: string

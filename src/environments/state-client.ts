@@ -1,7 +1,7 @@
 import type { APIRequestContext } from 'playwright'
 import { z } from 'zod'
 import { BlockedUrlError } from '../trajectory/recording-computer.ts'
-import type { StateContract } from './spec.ts'
+import type { StateContract } from '../schema/environment.ts'
 
 /**
  * The response header an app may name the session of a `/finish` answer in. Omnizon's and

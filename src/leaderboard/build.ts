@@ -1,5 +1,5 @@
 import { basename } from 'node:path'
-import { storedRunFacts } from '../runs/rebuild.ts'
+import { storedRunFacts } from '../runs/stored-facts.ts'
 import { reduceEpochs } from '../runs/epochs.ts'
 import { isFaulted } from '../runs/outcome.ts'
 import type { RunFolder } from '../runs/folder.ts'

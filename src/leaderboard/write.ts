@@ -1,6 +1,6 @@
 import { writeFileAtomic, writeJsonAtomic } from '../files/atomic.ts'
 import { join } from 'node:path'
-import { InputError } from '../config/errors.ts'
+import { InputError } from '../errors/input-error.ts'
 import type { Warn } from '../runs/folder.ts'
 import { shownPath } from '../runs/resolve.ts'
 import { buildLeaderboard } from './build.ts'

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, extname, join, relative } from 'node:path'
 import { parse } from 'yaml'
-import { describeZodError, InputError } from '../config/errors.ts'
+import { describeZodError, InputError } from '../errors/input-error.ts'
 import { TaskId } from '../schema/task.ts'
 import { caseImage, type CaseImage } from './images.ts'
 import { needsInternet } from './internet.ts'

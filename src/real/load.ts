@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import { basename, join } from 'node:path'
-import { InputError, issuePath } from '../config/errors.ts'
+import { InputError, issuePath } from '../errors/input-error.ts'
 import { TaskId } from '../schema/task.ts'
 import { unreachable } from './reach.ts'
 import { RealTask } from './schema.ts'

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs'
 import { join, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { z } from 'zod'
-import { InputError, issuePath } from '../config/errors.ts'
+import { InputError, issuePath } from '../errors/input-error.ts'
 import type { Solution } from '../task/spec.ts'
 
 const Fn = z.custom<Solution>((value) => typeof value === 'function', 'must be an async function')

@@ -1,7 +1,7 @@
 import type { Locator, Page } from 'playwright'
 import { z } from 'zod'
 import type { Computer } from '../computer/computer.ts'
-import { describeZodError, InputError } from '../config/errors.ts'
+import { describeZodError, InputError } from '../errors/input-error.ts'
 import { dollarAmounts, readableTexts } from './readable-text.ts'
 
 /** What a reference step points at: a Playwright selector, or a locator built from `ui`. */

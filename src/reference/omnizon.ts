@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { InputError } from '../config/errors.ts'
+import { InputError } from '../errors/input-error.ts'
 import type { BrowserUi } from './browser-ui.ts'
 
 /** A card typed into checkout's "Add a new card" form, as the goal states it. */

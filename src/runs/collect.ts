@@ -1,6 +1,6 @@
 import { existsSync, readdirSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { InputError } from '../config/errors.ts'
+import { InputError } from '../errors/input-error.ts'
 import { readRunFolder, type RunFolder, type Warn } from './folder.ts'
 
 export interface CollectedRuns {

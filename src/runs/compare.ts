@@ -6,7 +6,7 @@ import { RunComparison, type PairedComparison, type RateChange, type TaskChange 
 import { outcomesByTask } from './epochs.ts'
 import type { RunFolder } from './folder.ts'
 import { effectiveStatus, isFaulted } from './outcome.ts'
-import { storedRunFacts } from './rebuild.ts'
+import { storedRunFacts } from './stored-facts.ts'
 import { groupBy, tally, unscoredInRates } from './stats.ts'
 
 type Verdict = 'pass' | 'fail' | 'none'

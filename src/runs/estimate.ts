@@ -5,7 +5,7 @@ import type { TestCaseRun } from '../schema/run.ts'
 import { taskKey } from '../schema/task.ts'
 import { collectRunFolders } from './collect.ts'
 import type { Warn } from './folder.ts'
-import { storedRunFacts } from './rebuild.ts'
+import { storedRunFacts } from './stored-facts.ts'
 
 /** Mean agent tokens of one attempt. */
 export const AttemptTokens = z.object({ input_tokens: z.number().nonnegative(), output_tokens: z.number().nonnegative() })

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { InputError } from '../config/errors.ts'
+import { InputError } from '../errors/input-error.ts'
 import { RunSummary } from '../schema/summary.ts'
 import { readStoredRun, storedRunFiles, type StoredRun } from './record.ts'
 

@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs'
 import { isAbsolute, relative, resolve } from 'node:path'
-import { InputError } from '../config/errors.ts'
+import { InputError } from '../errors/input-error.ts'
 
 /** A run folder given as a path, or as a run id under the results folder (`run.results_dir`). */
 export function resolveRunFolder(given: string, resultsDir: string): string {

@@ -1,5 +1,5 @@
 import { z } from 'zod'
-import { InputError } from '../config/errors.ts'
+import { InputError } from '../errors/input-error.ts'
 import { TestCaseRun } from '../schema/run.ts'
 import { recordKey } from '../schema/task.ts'
 import type { RunFolder } from './folder.ts'

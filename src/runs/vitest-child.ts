@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { promisify } from 'node:util'
 import { z } from 'zod'
-import { InputError } from '../config/errors.ts'
+import { InputError } from '../errors/input-error.ts'
 
 const execFileAsync = promisify(execFile)
 

@@ -4,7 +4,7 @@ import type { BrowserConfig } from '../schema/config.ts'
 import { writePlaywrightCodeCache } from './code-cache.ts'
 import { EgressGuard } from './egress-guard.ts'
 import { chromiumArgs, findBrowser, playwrightChromium } from './find-browser.ts'
-import { UrlPolicy } from './url-policy.ts'
+import { UrlPolicy } from '../urls/url-policy.ts'
 
 /**
  * Connects to the run's browser server, or launches a browser of its own. Signals are not

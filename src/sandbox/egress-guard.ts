@@ -1,7 +1,7 @@
 import { Agent, createServer, request, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import { connect, type AddressInfo, type Socket } from 'node:net'
 import type { Duplex } from 'node:stream'
-import type { UrlPolicy } from './url-policy.ts'
+import type { UrlPolicy } from '../urls/url-policy.ts'
 
 /** Headers about the connection to the proxy, not for the clone. */
 const HOP_BY_HOP = ['proxy-connection', 'proxy-authorization', 'connection', 'keep-alive']

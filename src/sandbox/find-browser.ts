@@ -3,7 +3,7 @@ import { createRequire } from 'node:module'
 import { homedir } from 'node:os'
 import { dirname, join } from 'node:path'
 import type { BrowserType } from 'playwright'
-import { InputError } from '../config/errors.ts'
+import { InputError } from '../errors/input-error.ts'
 import { withPlaywrightCodeCache } from './code-cache.ts'
 
 const require = createRequire(import.meta.url)

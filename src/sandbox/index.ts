@@ -1,5 +1,5 @@
 export { BrowserSandbox, connectBrowser, type BrowserSandboxOptions } from './browser.ts'
 export { findBrowser, chromiumArgs, type FoundBrowser } from './find-browser.ts'
-export { UrlPolicy } from './url-policy.ts'
+export { UrlPolicy } from '../urls/url-policy.ts'
 export { DesktopSandbox, SetupCommandError, DEFAULT_DESKTOP_LIMITS, type DesktopLimits, type DesktopSandboxOptions } from './desktop.ts'
 export { WarmPool, type WarmPoolOptions } from './warm-pool.ts'

@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { AgentImageMaxima, AgentImageSpec } from '../agent-images/spec.ts'
-import { EnvironmentName, EnvironmentSpec } from '../environments/spec.ts'
+import { AgentImageMaxima, AgentImageSpec } from './agent-image.ts'
+import { EnvironmentName, EnvironmentSpec } from './environment.ts'
 
 const AgentName = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'agent names are lowercase words like "oracle" or "my-agent"')
 

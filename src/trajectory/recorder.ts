@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import type { StepAction } from '../schema/action.ts'
 import type { CheckResult, Step } from '../schema/run.ts'
 import { describeAction } from '../computer/computer.ts'
-import { redact } from '../agents/shared/redact.ts'
+import { redact } from '../secrets/redact.ts'
 import { plainText } from '../files/plain-text.ts'
 
 /** Each recorded step as one JSON line, in the task's folder. */
@@ -71,7 +71,7 @@ export class Recorder {
     const title = `step ${index}: ${describeAction(action)}${step.thought ? ` — ${step.thought}` : ''}`
     this.behind(async () => {
       if (png && screenshot) await this.saveFile(screenshot.slice(this.taskId.length + 1), png)
-      // Step by step on disk too: a task whose worker dies keeps its partial trajectory (src/faults/orphans.ts).
+      // Step by step on disk too: a task whose worker dies keeps its partial trajectory (src/task/orphans.ts).
       await this.saveFile(STEP_JOURNAL, `${JSON.stringify(step)}\n`, 'append')
       await this.show(title, 'step', screenshot)
     })

@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto'
 import { appendFile, mkdir, writeFile } from 'node:fs/promises'
 import { dirname, join } from 'node:path'
-import { redact } from '../agents/shared/redact.ts'
+import { redact } from '../secrets/redact.ts'
 
 type Fetch = typeof globalThis.fetch
 

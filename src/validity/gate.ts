@@ -1,5 +1,5 @@
 import type { TestCaseRun } from '../schema/run.ts'
-import { isGenerated } from './variants.ts'
+import { isGenerated } from '../task/variants/variants.ts'
 
 /** What the gate expects of each task: the variants Vitest collects for it, by task id. */
 export interface Declared {

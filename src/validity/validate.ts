@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync } from 'node:fs'
 import { join, relative, resolve } from 'node:path'
-import { InputError } from '../config/errors.ts'
+import { InputError } from '../errors/input-error.ts'
 import { loadConfig } from '../config/load.ts'
 import { TestCaseRun } from '../schema/run.ts'
 import { CHILD_RUN_ENV, listBenchmarkTests, runBenchmarkChild, type ListedTest } from '../runs/vitest-child.ts'

@@ -4,7 +4,7 @@ import { join } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { stringify } from 'yaml'
 import { AgentImageRegistry, loadAgentSpec } from '../../src/agent-images/registry.ts'
-import { agentImagePolicy } from '../../src/agent-images/spec.ts'
+import { agentImagePolicy } from '../../src/schema/agent-image.ts'
 import { loadConfig } from '../../src/config/load.ts'
 
 const ROOT = join(import.meta.dirname, '../..')

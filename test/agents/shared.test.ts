@@ -1,6 +1,6 @@
 import { parse } from 'yaml'
 import { describe, expect, test } from 'vitest'
-import { agentYaml, redact } from '../../src/agents/shared/redact.ts'
+import { agentYaml, redact } from '../../src/secrets/redact.ts'
 import { ScreenScale } from '../../src/agents/shared/image.ts'
 import { resolveSettings } from '../../src/agents/shared/settings.ts'
 import { AgentConfig } from '../../src/schema/config.ts'

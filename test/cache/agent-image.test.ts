@@ -1,6 +1,6 @@
 import type Docker from 'dockerode'
 import { describe, expect, test } from 'vitest'
-import { packagedImageId } from '../../src/cache/agent-image.ts'
+import { packagedImageId } from '../../src/task/packaged-image-id.ts'
 import type { DockerProvision } from '../../src/docker/images.ts'
 import { Config, type ResolvedRun } from '../../src/schema/config.ts'
 

@@ -7,7 +7,7 @@ import { docker, noDocker } from '../docker/docker-available.ts'
 import { startEngineProxy } from '../docker/engine-proxy.ts'
 import { gateRows, renderGate, variantProblems, type Declared, type GateRuns } from '../../src/validity/gate.ts'
 import { declaredVariants } from '../../src/validity/validate.ts'
-import { SHORTCUT_TRICKS } from '../../src/validity/names.ts'
+import { SHORTCUT_TRICKS } from '../../src/task/variants/names.ts'
 import { inFlightTogether, ROOT, runBenchmark, taskFileCount, UNREAD_STEPS, variantsRecordedWithoutStepShots } from './run-benchmark.ts'
 import { processesMatching } from '../support/processes.ts'
 

@@ -6,7 +6,7 @@ import { startInbox, type InboxServer } from '../../fixtures/apps/inbox/index.ts
 import { SESSION_COOKIE, startOmnizon, type OmnizonServer } from '../../fixtures/apps/omnizon/index.ts'
 import { OmnizonClient } from '../../src/apps/omnizon.ts'
 import { ForeignSessionError, SESSION_HEADER, StateClient } from '../../src/environments/state-client.ts'
-import { OMNIZON_ENVIRONMENT, StateContract } from '../../src/environments/spec.ts'
+import { OMNIZON_ENVIRONMENT, StateContract } from '../../src/schema/environment.ts'
 import { BrowserSandbox } from '../../src/sandbox/browser.ts'
 import { chromiumArgs, findBrowser } from '../../src/sandbox/find-browser.ts'
 import { BrowserConfig } from '../../src/schema/config.ts'

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { spellings, UrlPolicy } from '../../src/sandbox/url-policy.ts'
+import { spellings, UrlPolicy } from '../../src/urls/url-policy.ts'
 import { disguises } from './disguises.ts'
 
 /** What the harness puts on the blocklist for a clone at this origin (src/task/sandboxes.ts). */

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { keysLine } from '../../plugin/index.ts'
-import { AgentImageSpec } from '../../src/agent-images/spec.ts'
+import { AgentImageSpec } from '../../src/schema/agent-image.ts'
 import { Config, type ConfigInput } from '../../src/schema/config.ts'
 
 /** The banner's second line: which key variable goes to which host, resolved as the senders resolve it. */

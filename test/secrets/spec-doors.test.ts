@@ -5,7 +5,7 @@ import { join, relative } from 'node:path'
 import { afterAll, describe, expect, test } from 'vitest'
 import { stringify } from 'yaml'
 import { buildContext, loadAgentSpec } from '../../src/agent-images/registry.ts'
-import { agentImagePolicy } from '../../src/agent-images/spec.ts'
+import { agentImagePolicy } from '../../src/schema/agent-image.ts'
 import { InputError, loadConfig } from '../../src/config/index.ts'
 import { ROOT } from '../e2e/run-benchmark.ts'
 

@@ -1,6 +1,6 @@
 import { describe, expect, test } from 'vitest'
 import { fileNameProblem, parseTaskSpec } from '../../src/task/spec.ts'
-import { didYouMean } from '../../src/config/did-you-mean.ts'
+import { didYouMean } from '../../src/errors/did-you-mean.ts'
 
 const FILE = 'tasks/omnizon/cart-1.task.ts'
 const base = { id: 'cart-1', app: 'omnizon', goal: 'Add a kettle to the cart.' }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { UrlPolicy } from '../../src/sandbox/url-policy.ts'
+import { UrlPolicy } from '../../src/urls/url-policy.ts'
 
 describe('UrlPolicy', () => {
   const policy = new UrlPolicy({

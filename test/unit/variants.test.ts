@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
-import { InputError } from '../../src/config/errors.ts'
+import { InputError } from '../../src/errors/input-error.ts'
 import { parseTaskSpec } from '../../src/task/spec.ts'
-import { variantKindOf, variantNames, variantSolution } from '../../src/validity/variants.ts'
+import { variantKindOf, variantNames, variantSolution } from '../../src/task/variants/variants.ts'
 
 const solve = async () => 'answer'
 const base = { id: 't-1', goal: 'Find it.', app: 'omnizon' as const, solution: solve }

@@ -1,5 +1,5 @@
 import type { Computer } from '../../computer/computer.ts'
-import { UrlPolicy } from '../../sandbox/url-policy.ts'
+import { UrlPolicy } from '../../urls/url-policy.ts'
 import { BlockedUrlError } from '../../trajectory/recording-computer.ts'
 
 /**

@@ -1,7 +1,7 @@
 export { ModelOptions, ImageFit, AgentOptionsError, parseOptions } from './options.ts'
 export { resolveSettings, type ModelSettings } from './settings.ts'
 export { createClient, callModel, ModelCallError } from './client.ts'
-export { redact, redactError, agentYaml } from './redact.ts'
+export { redact, redactError, agentYaml } from '../../secrets/redact.ts'
 export { ScreenScale, pngDataUrl } from './image.ts'
 export { UrlBlocklist } from './blocklist.ts'
 export { checkAction, act, ToolErrors, Usage, type Checked } from './act.ts'

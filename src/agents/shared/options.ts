@@ -1,6 +1,6 @@
 import { z } from 'zod'
-import { issuePath } from '../../config/errors.ts'
-import { didYouMean } from '../../config/did-you-mean.ts'
+import { issuePath } from '../../errors/input-error.ts'
+import { didYouMean } from '../../errors/did-you-mean.ts'
 
 /** A size in pixels that screenshots are scaled down to fit (aspect kept). */
 export const ImageFit = z.object({ width: z.number().int().min(64), height: z.number().int().min(64) }).strict()

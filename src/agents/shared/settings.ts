@@ -1,5 +1,5 @@
 import type { AgentConfig } from '../../schema/config.ts'
-import { insecureKeyMessage, insecureKeyTransport } from '../../config/key-transport.ts'
+import { insecureKeyMessage, insecureKeyTransport } from '../../secrets/key-transport.ts'
 import type { ModelOptions } from './options.ts'
 
 /** Where and how to reach the model: everything a client needs, resolved from config and env. */

@@ -1,5 +1,5 @@
 import type { GraderConfig } from '../../schema/config.ts'
-import { insecureKeyMessage, insecureKeyTransport } from '../../config/key-transport.ts'
+import { insecureKeyMessage, insecureKeyTransport } from '../../secrets/key-transport.ts'
 
 /** Where one grader model is reached. */
 export interface GraderEndpoint {

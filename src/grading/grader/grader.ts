@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import type OpenAI from 'openai'
 import type { ChatCompletionCreateParamsNonStreaming, ChatCompletionMessageParam } from 'openai/resources/chat/completions'
-import { redact } from '../../agents/shared/redact.ts'
+import { redact } from '../../secrets/redact.ts'
 import { openaiSdk } from '../../agents/shared/client.ts'
 import type { GraderConfig } from '../../schema/config.ts'
 import type { Vote } from '../../schema/grading.ts'

@@ -1,5 +1,5 @@
 import { stringify } from 'yaml'
-import type { AgentConfig } from '../../schema/config.ts'
+import type { AgentConfig } from '../schema/config.ts'
 
 const REDACTED = '[redacted]'
 /** Option names whose values are secrets whatever they hold (`max_output_tokens` is not one). */

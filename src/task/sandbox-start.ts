@@ -1,7 +1,7 @@
 import { TaskAbortedError } from '../trajectory/recording-computer.ts'
-import type { TaskSandbox } from '../task/sandboxes.ts'
-import { SandboxUnavailable } from '../task/sandboxes.ts'
-import { errorLine, type Fault } from './kinds.ts'
+import type { TaskSandbox } from './sandboxes.ts'
+import { SandboxUnavailable } from './sandboxes.ts'
+import { errorLine, type Fault } from '../faults/kinds.ts'
 
 /** The sandbox could not be started, after every retry; `retries` are the tries before the last. */
 export class SandboxStartError extends Error {

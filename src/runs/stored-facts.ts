@@ -1,12 +1,9 @@
-import { basename, join } from 'node:path'
+import { basename } from 'node:path'
 import { parse as parseYaml } from 'yaml'
 import { z } from 'zod'
-import { writeJsonAtomic } from '../files/atomic.ts'
-import { writeRecordsReport } from '../report/write.ts'
 import type { Prices } from '../schema/config.ts'
-import type { RunSummary } from '../schema/summary.ts'
-import { readRunFolder, type RunFolder, type Warn } from './folder.ts'
-import { summarize, type RunFacts } from './summarize.ts'
+import type { RunFolder } from './folder.ts'
+import type { RunFacts } from './summarize.ts'
 
 /**
  * The run facts of a stored folder: from its summary.json when there is one (the reporter knew
@@ -41,17 +38,4 @@ function agentName(agentYaml: string | undefined): string | null {
   } catch {
     return null
   }
-}
-
-/**
- * Reads the folder again and rewrites its summary.json and report.html from the records on disk,
- * so a review or a re-grade shows everywhere a person looks.
- */
-export async function rewriteSummary(dir: string, prices: Prices, warn?: Warn): Promise<RunSummary> {
-  const folder = readRunFolder(dir, warn)
-  const records = folder.records.map((r) => r.run)
-  const summary = summarize(records, storedRunFacts(folder, prices))
-  await writeJsonAtomic(join(dir, 'summary.json'), summary)
-  await writeRecordsReport(dir, records, summary)
-  return summary
 }

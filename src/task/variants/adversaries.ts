@@ -1,4 +1,4 @@
-import type { Solution, SolutionContext } from '../task/spec.ts'
+import type { Solution, SolutionContext } from '../spec.ts'
 import { hedgeCandidates } from './candidates.ts'
 import { NotApplicable } from './not-applicable.ts'
 import type { AdversaryTask, GeneratedNearMiss } from './names.ts'

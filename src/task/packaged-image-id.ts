@@ -1,4 +1,4 @@
-import type { WorkerHarness } from '../task/worker.ts'
+import type { WorkerHarness } from './worker.ts'
 
 /**
  * The id of the packaged agent's image as built or pulled for this run, or null (no packaged

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
-import { defineHarnessAgent, type AgentContext, type AgentOutcome, type HarnessAccess } from '../agents/agent.ts'
-import { StepLimitError, TaskAbortedError, abortReason } from '../trajectory/recording-computer.ts'
-import { ProtocolError } from './client.ts'
-import { PROTOCOL_VERSION, type FinalEvent, type RunRequest } from './protocol.ts'
+import { defineHarnessAgent, type AgentContext, type AgentOutcome, type HarnessAccess } from '../agent.ts'
+import { StepLimitError, TaskAbortedError, abortReason } from '../../trajectory/recording-computer.ts'
+import { ProtocolError } from '../../agent-images/client.ts'
+import { PROTOCOL_VERSION, type FinalEvent, type RunRequest } from '../../agent-images/protocol.ts'
 
 /**
  * A packaged agent (agent: { name: image, spec: name:version }): its server runs in the task's

@@ -1,13 +1,13 @@
-import type { StoredRun } from '../../runs/record.ts'
-import type { CheckSpec } from '../../schema/task.ts'
-import type { CheckResult } from '../../schema/run.ts'
-import { storedEvidence } from '../evidence/evidence.ts'
-import type { Grader } from '../grader/grader.ts'
-import { aiGrading, type AiGrading } from '../judge/ai-score.ts'
-import { checkName, specKey, toCheckResult } from '../judge/check-result.ts'
+import type { StoredRun } from '../runs/record.ts'
+import type { CheckSpec } from '../schema/task.ts'
+import type { CheckResult } from '../schema/run.ts'
+import { storedEvidence } from '../grading/evidence/evidence.ts'
+import type { Grader } from '../grading/grader/grader.ts'
+import { aiGrading, type AiGrading } from '../grading/judge/ai-score.ts'
+import { checkName, specKey, toCheckResult } from '../grading/judge/check-result.ts'
 
 // Reading stored records lives with the other run-folder helpers; re-exported for the grading code.
-export { readStoredRun, storedRunFiles, type StoredRun } from '../../runs/record.ts'
+export { readStoredRun, storedRunFiles, type StoredRun } from '../runs/record.ts'
 
 export interface Graded {
   grading: AiGrading

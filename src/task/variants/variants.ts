@@ -1,4 +1,4 @@
-import type { Solution, TaskSpec } from '../task/spec.ts'
+import type { Solution, TaskSpec } from '../spec.ts'
 import { GENERATED_NEAR_MISSES, SHORTCUT_TRICKS, generatedNearMisses, type AdversaryTask, type GeneratedNearMiss, type ShortcutTrick } from './names.ts'
 
 /** The agents that run a task's variants instead of the task once: near misses must fail, alternatives pass. */

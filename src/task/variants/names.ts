@@ -1,4 +1,4 @@
-import type { ChallengeType } from '../schema/task.ts'
+import type { ChallengeType } from '../../schema/task.ts'
 
 /**
  * The tricks played with a tool-naming task's declared shortcut: the same shortcut done quietly,

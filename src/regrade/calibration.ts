@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs'
 import { dirname, relative, resolve } from 'node:path'
 import { z } from 'zod'
-import type { CheckSpec } from '../../schema/task.ts'
+import type { CheckSpec } from '../schema/task.ts'
 import { readStoredRun, storedRunFiles, type StoredRun } from './stored-run.ts'
 
 export const Label = z.enum(['pass', 'fail'])

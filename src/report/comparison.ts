@@ -1,6 +1,6 @@
-import { faultedNote, setAsideNote } from '../report/format.ts'
-import type { ComparedRun, PairedComparison, RateChange, RunComparison, TaskChange } from './comparison.ts'
-import { shownPath } from './resolve.ts'
+import { faultedNote, setAsideNote } from './format.ts'
+import type { ComparedRun, PairedComparison, RateChange, RunComparison, TaskChange } from '../runs/comparison.ts'
+import { shownPath } from '../runs/resolve.ts'
 
 /** The comparison as console lines: the rates first, then the paired difference, then each list of attempts. */
 export function renderComparison(c: RunComparison): string[] {

@@ -1,10 +1,10 @@
 import { randomBytes } from 'node:crypto'
 import type Docker from 'dockerode'
 import { DesktopSandbox } from '../sandbox/desktop.ts'
-import { AgentServerClient, ProtocolError } from './client.ts'
-import { PROTOCOL_VERSION, type RunEvent, type RunRequest } from './protocol.ts'
-import { agentPort } from './spec.ts'
-import type { LoadedAgentSpec } from './registry.ts'
+import { AgentServerClient, ProtocolError } from '../agent-images/client.ts'
+import { PROTOCOL_VERSION, type RunEvent, type RunRequest } from '../agent-images/protocol.ts'
+import { agentPort } from '../schema/agent-image.ts'
+import type { LoadedAgentSpec } from '../agent-images/registry.ts'
 
 export interface ConformanceCheck {
   name: string

@@ -1,6 +1,6 @@
-import { catalog } from '../../fixtures/apps/omnizon/catalog.ts'
-import { numbersIn } from '../checks/answer.ts'
-import type { SolutionContext } from '../task/spec.ts'
+import { catalog } from '../../../fixtures/apps/omnizon/catalog.ts'
+import { numbersIn } from '../../checks/answer.ts'
+import type { SolutionContext } from '../spec.ts'
 
 /**
  * Everything a hedging agent could list beside the right answer. In the shop: every product of
