@@ -2,10 +2,9 @@ import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import type { TestCase as VitestTestCase, TestModule } from 'vitest/node'
 import type { ResolvedRun } from '../schema/config.ts'
-import { Step, TestCaseRun } from '../schema/run.ts'
+import { Step, type TestCaseRun } from '../schema/run.ts'
 import { recordKey } from '../schema/task.ts'
-import { blankRecord } from './blank-record.ts'
-import { aiGrading } from '../grading/index.ts'
+import { agentStatusOf, taskRecord, testCaseRun } from '../record/index.ts'
 import { STEP_JOURNAL } from '../trajectory/recorder.ts'
 import type { AgentestMeta } from './meta.ts'
 import type { FaultKind } from '../faults/kinds.ts'
@@ -56,18 +55,10 @@ function orphanRecord(test: VitestTestCase, meta: AgentestMeta, run: ResolvedRun
     kind === 'worker_killed'
       ? `the Vitest worker running this task died (killed or crashed) after ${steps.length} step(s); the steps that reached the disk are kept`
       : `the run ended before this task reported back, after ${steps.length} step(s)`
-  const status = kind === 'aborted' ? 'aborted' : 'error'
-  return TestCaseRun.parse({
-    ...meta.task,
-    schema_version: 1,
-    test_name: test.fullName,
-    file: test.module.relativeModuleId,
-    status,
-    ...blankRecord(run, { agent_status: status, max_steps: run.config.max_steps ?? meta.task.max_steps, error: { kind, message }, trajectory: steps, started_at: started, finished_at: now }),
-    ...aiGrading([]),
-    human_score: -1,
-    human_comment: null,
-  })
+  const error = { kind, message }
+  const agentStatus = agentStatusOf(error, 'run')
+  const record = taskRecord(run, meta.task, { agent_status: agentStatus, error, trajectory: steps, started_at: started, finished_at: now })
+  return testCaseRun(meta.task, record, { test_name: test.fullName, file: test.module.relativeModuleId, status: agentStatus === 'aborted' ? 'aborted' : 'error', error })
 }
 
 /** The steps a recorder wrote, one JSON line each; a line cut off by the process's death is dropped. */
