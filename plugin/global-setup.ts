@@ -1,6 +1,6 @@
 import type { BrowserServer } from 'playwright'
 import type { TestProject } from 'vitest/node'
-import { chromiumArgs, findBrowser, playwrightChromium } from '../src/sandbox/find-browser.ts'
+import { chromiumArgs, findBrowser, playwrightChromium } from '../src/sandbox/browser/find-browser.ts'
 import { prepareDocker, type PreparedDocker } from './docker-setup.ts'
 import { declaredEnvironments, OnDemandEnvironments } from '../src/environments/index.ts'
 import { serveRunServices } from './run-services.ts'

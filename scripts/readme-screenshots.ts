@@ -5,7 +5,7 @@
 import { mkdirSync } from 'node:fs'
 import { chromium } from 'playwright'
 import { startOmnizon } from '../fixtures/apps/omnizon/index.ts'
-import { chromiumArgs, findBrowser } from '../src/sandbox/find-browser.ts'
+import { chromiumArgs, findBrowser } from '../src/sandbox/browser/find-browser.ts'
 
 async function main(): Promise<void> {
   mkdirSync('docs', { recursive: true })

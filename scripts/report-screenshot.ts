@@ -23,7 +23,7 @@ import { pathToFileURL } from 'node:url'
 import { chromium, type Page } from 'playwright'
 import { writeLeaderboard } from '../src/leaderboard/index.ts'
 import { writeRunReport } from '../src/report/index.ts'
-import { chromiumArgs, findBrowser } from '../src/sandbox/find-browser.ts'
+import { chromiumArgs, findBrowser } from '../src/sandbox/browser/find-browser.ts'
 import { startScriptedGrader } from '../test/grader/scripted-grader.ts'
 import { writeExampleRuns } from '../test/leaderboard/example-runs.ts'
 

@@ -4,7 +4,7 @@
  * plus a scripted judge for the one Omnizon task with a judged check. It counts the calls of
  * each conversation (one conversation is one task attempt) and knows which are in flight.
  */
-import { keywordJudge } from '../../fixtures/model-server/judge-policy.ts'
+import { keywordJudge } from '../../fixtures/model-server/openai/judge-policy.ts'
 import { replayPolicy, startModelServer, type ModelServer } from '../../fixtures/model-server/index.ts'
 import type { TestCaseRun } from '../../src/schema/run.ts'
 

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto'
 import type Docker from 'dockerode'
-import { DesktopSandbox } from '../sandbox/desktop.ts'
+import { DesktopSandbox } from '../sandbox/desktop/desktop-sandbox.ts'
 import { AgentServerClient, ProtocolError } from '../agent-images/client.ts'
 import { PROTOCOL_VERSION, type RunEvent, type RunRequest } from '../agent-images/protocol.ts'
 import { agentPort } from '../schema/agent-image.ts'

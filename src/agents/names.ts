@@ -1,2 +1,4 @@
-/** Agents that ship with agentest; kept apart from their code so the config loader stays light. */
-export const BUILTIN_AGENTS: readonly string[] = ['oracle', 'nop', 'near-miss', 'alternative', 'openai-cua', 'openai-chat', 'anthropic-cu', 'replay', 'image']
+import { BUILTIN_AGENT_OPTIONS } from './options-schemas.ts'
+
+/** Agents that ship with agentest: those whose options the config loader knows (light: no agent's code). */
+export const BUILTIN_AGENTS: readonly string[] = Object.keys(BUILTIN_AGENT_OPTIONS)

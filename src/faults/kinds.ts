@@ -17,7 +17,7 @@ export const FaultKind = z.enum([
   'out_of_memory',
   /**
    * The task's container wrote past its disk limit (docker.disk_mb) and was stopped: a budget of
-   * the task, as memory is, so the agent's doing (src/sandbox/disk-watch.ts).
+   * the task, as memory is, so the agent's doing (src/sandbox/desktop/disk-watch.ts).
    */
   'disk_limit',
   /** The web clone stopped answering. */

@@ -1,2 +1,1 @@
 export { BrowserUi, type Target } from './browser-ui.ts'
-export { OmnizonSteps, type NewCard, type Purchase } from './omnizon.ts'

@@ -129,7 +129,7 @@ export const DockerConfig = z
     /**
      * What a desktop container may write, in MB (its writable layer). No single file grows past it
      * (the kernel's file-size limit), and a container found past it in all (checked every 2 s)
-     * is stopped and its task ends as `disk_limit` (src/sandbox/disk-watch.ts).
+     * is stopped and its task ends as `disk_limit` (src/sandbox/desktop/disk-watch.ts).
      */
     disk_mb: z.number().int().min(16).max(1_048_576).default(4096),
     /**

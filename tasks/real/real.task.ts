@@ -3,8 +3,8 @@
  * names (default fixtures/real-tasks), its evals as the checks. A case whose evals do not all map
  * is skipped with the list of those that do not (docs/real-tasks.md).
  */
-import { loadRealTasks, loadSolutions, planCase } from '../../src/real/index.ts'
-import { declareRealCases } from '../../src/real/declare.ts'
+import { loadRealTasks, loadSolutions, planCase } from '../../fixtures/apps/omnizon/real/index.ts'
+import { declareRealCases } from '../../fixtures/apps/omnizon/real/declare.ts'
 
 const folder = process.env.AGENTEST_REAL_TASKS || 'fixtures/real-tasks'
 const cases = loadRealTasks(folder)

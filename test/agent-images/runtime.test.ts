@@ -11,7 +11,7 @@ import { AgentImageRegistry, type LoadedAgentSpec } from '../../src/agent-images
 import { agentPort } from '../../src/schema/agent-image.ts'
 import { ensureImage, imageDir, LABEL, removeRunContainers } from '../../src/docker/index.ts'
 import { runNetwork } from '../../src/docker/agent-network.ts'
-import { DesktopSandbox } from '../../src/sandbox/desktop.ts'
+import { DesktopSandbox } from '../../src/sandbox/desktop/desktop-sandbox.ts'
 import { AgentConfig } from '../../src/schema/config.ts'
 import { agentTaskOf } from '../../src/agents/task.ts'
 import { loadConfig } from '../../src/config/index.ts'

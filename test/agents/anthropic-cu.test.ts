@@ -1,6 +1,6 @@
 import sharp from 'sharp'
 import { afterEach, describe, expect, test } from 'vitest'
-import { byTurn, startAnthropicServer, type AnthropicCall, type AnthropicPolicy } from '../../fixtures/anthropic-server/index.ts'
+import { byTurn, startAnthropicServer, type AnthropicCall, type AnthropicPolicy } from '../../fixtures/model-server/index.ts'
 import { anthropicCu, ModelRefusalError } from '../../src/agents/anthropic-cu/index.ts'
 import { ModelCallError } from '../../src/agents/shared/client.ts'
 import { AgentOptionsError } from '../../src/agents/shared/options.ts'

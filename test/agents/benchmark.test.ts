@@ -3,16 +3,18 @@ import { join } from 'node:path'
 import sharp from 'sharp'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import {
+  anthropicReplayPolicy,
   findRecorded,
   recordedTurn,
   replayPolicy,
+  startAnthropicServer,
   startModelServer,
   uiTarsReplayPolicy,
+  type AnthropicServer,
   type ModelCall,
   type ModelServer,
   type ReplyInput,
 } from '../../fixtures/model-server/index.ts'
-import { anthropicReplayPolicy, startAnthropicServer, type AnthropicServer } from '../../fixtures/anthropic-server/index.ts'
 import type { TestCaseRun } from '../../src/schema/run.ts'
 import { runBenchmark, type BenchmarkRun } from '../e2e/run-benchmark.ts'
 import { agentEnv, E2E_KEY, filesHolding, taskFiles } from './benchmark-helpers.ts'

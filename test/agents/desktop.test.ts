@@ -1,6 +1,5 @@
 import { afterAll, describe, expect, test } from 'vitest'
-import { anthropicReplayPolicy, startAnthropicServer, type AnthropicServer } from '../../fixtures/anthropic-server/index.ts'
-import { replayPolicy, startModelServer, type ModelServer } from '../../fixtures/model-server/index.ts'
+import { anthropicReplayPolicy, replayPolicy, startAnthropicServer, startModelServer, type AnthropicServer, type ModelServer } from '../../fixtures/model-server/index.ts'
 import { noDocker } from '../docker/docker-available.ts'
 import { runBenchmark, type BenchmarkRun } from '../e2e/run-benchmark.ts'
 import { agentEnv, E2E_KEY, filesHolding } from './benchmark-helpers.ts'

@@ -1,6 +1,7 @@
+import Anthropic from '@anthropic-ai/sdk'
 import OpenAI from 'openai'
 import { afterEach, describe, expect, test } from 'vitest'
-import { byTurn, startModelServer, type ModelServer, type Policy } from '../../fixtures/model-server/index.ts'
+import { byTurn, startModelServer, startScriptedServer, type ModelServer, type Policy } from '../../fixtures/model-server/index.ts'
 import { blankScreenshot, rejection } from './helpers.ts'
 
 let server: ModelServer | null = null
@@ -132,5 +133,28 @@ describe('the scripted model server (a test double) speaks OpenAI to the real cl
     const { client } = await start(() => JSON.parse('{"fault": "status", "status": 200}'))
     const error = await rejection(client.responses.create({ model: 'm', input: goal('x') }, { maxRetries: 0 }))
     expect(error.message).toContain("the policy's reply is invalid")
+  })
+})
+
+describe('one scripted server process answers the OpenAI and the Anthropic APIs side by side', () => {
+  test('each SDK gets its own shapes from its own policy, and unknown routes are refused in the caller’s shape', async () => {
+    const both = await startScriptedServer({ openai: [{ answer: 'from the OpenAI policy' }], anthropic: [{ answer: 'from the Anthropic policy' }] })
+    try {
+      const openai = new OpenAI({ apiKey: 'sk-test-server', baseURL: both.openaiUrl, maxRetries: 0 })
+      const claude = new Anthropic({ apiKey: 'sk-ant-test', baseURL: both.url, maxRetries: 0 })
+      const response = await openai.responses.create({ model: 'm', input: goal('buy a laptop') })
+      const message = await claude.messages.create({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content: 'buy a laptop' }] })
+      expect(response.output_text).toBe('from the OpenAI policy')
+      expect(message.content).toEqual([{ type: 'text', text: 'from the Anthropic policy' }])
+      expect(both.requests.openai.map((call) => call.endpoint)).toEqual(['responses'])
+      expect(both.requests.anthropic.map((call) => call.goal)).toEqual(['buy a laptop'])
+
+      const asOpenAI = await fetch(`${both.url}/v1/nowhere`)
+      expect([asOpenAI.status, await asOpenAI.json()]).toMatchObject([404, { error: { code: 'not_found' } }])
+      const asAnthropic = await fetch(`${both.url}/v1/nowhere`, { headers: { 'anthropic-version': '2023-06-01' } })
+      expect([asAnthropic.status, await asAnthropic.json()]).toMatchObject([404, { type: 'error', error: { type: 'not_found_error' } }])
+    } finally {
+      await both.close()
+    }
   })
 })

@@ -20,6 +20,11 @@ describe('the layers of src/', () => {
     expect(cycles).toEqual([])
   })
 
+  test('the core names no app: only src/index.ts (the package\'s front) imports an app\'s folder', () => {
+    const intoApps = imports.filter((i) => i.to.startsWith('fixtures/apps/') && i.from !== 'src/index.ts')
+    expect(intoApps.map((i) => `${i.from} -> ${i.to}`)).toEqual([])
+  })
+
   test('a loop is found, however long, and named by its imports', () => {
     const planted: Import[] = [
       { from: 'src/schema/a.ts', to: 'src/files/b.ts' },

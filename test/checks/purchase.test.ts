@@ -1,7 +1,7 @@
 import { describe, expect, test } from 'vitest'
-import { OmnizonView } from '../../src/apps/omnizon.ts'
-import { expectPurchase, type PurchaseRule } from '../../src/checks/purchase.ts'
-import type { Order, OmnizonState } from '../../src/schema/omnizon.ts'
+import { OmnizonView } from '../../fixtures/apps/omnizon/view.ts'
+import { expectPurchase, type PurchaseRule } from '../../fixtures/apps/omnizon/checks.ts'
+import type { Order, OmnizonState } from '../../fixtures/apps/omnizon/state.ts'
 import { checksOf } from './record-checks.ts'
 
 const card = { id: 'c1', holder: 'A', number: '4111111111111111', exp_month: 1, exp_year: 2030, cvc: '123' }

@@ -3,7 +3,7 @@ import type { AddressInfo } from 'node:net'
 import { chromium, type Browser, type BrowserContext } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { NAVIGATION_START_MS, PlaywrightComputer } from '../../src/computer/playwright.ts'
-import { chromiumArgs, findBrowser } from '../../src/sandbox/find-browser.ts'
+import { chromiumArgs, findBrowser } from '../../src/sandbox/browser/find-browser.ts'
 
 // A form that posts and is redirected (as Omnizon's cart and order forms are), a field whose
 // Enter submits it, and a form whose answer is "no content", so the page stays.

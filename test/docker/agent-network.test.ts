@@ -10,7 +10,7 @@ import { agentPort } from '../../src/schema/agent-image.ts'
 import { runNetwork } from '../../src/docker/agent-network.ts'
 import { containerLabels, ensureImage, execIn, imageDir, LABEL, removeRunContainers } from '../../src/docker/index.ts'
 import { loadConfig } from '../../src/config/index.ts'
-import { DesktopSandbox } from '../../src/sandbox/desktop.ts'
+import { DesktopSandbox } from '../../src/sandbox/desktop/desktop-sandbox.ts'
 import { ROOT } from '../e2e/run-benchmark.ts'
 import { docker, noDocker } from './docker-available.ts'
 

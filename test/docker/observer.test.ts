@@ -1,7 +1,7 @@
 import { setTimeout as sleep } from 'node:timers/promises'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ensureImage, imageDir, removeRunContainers } from '../../src/docker/index.ts'
-import { DesktopSandbox } from '../../src/sandbox/desktop.ts'
+import { DesktopSandbox } from '../../src/sandbox/desktop/desktop-sandbox.ts'
 import type { Observation } from '../../src/observer/index.ts'
 import { launch, untilShell, untilWindow } from '../../tasks/desktop/support.ts'
 import { ROOT } from '../e2e/run-benchmark.ts'

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { allXKeysyms } from '../../src/computer/x-keys.ts'
 import { ensureImage, imageDir, LABEL, removeDeadRunContainers, removeRunContainers } from '../../src/docker/index.ts'
-import { DesktopSandbox, SetupCommandError } from '../../src/sandbox/desktop.ts'
+import { DesktopSandbox, SetupCommandError } from '../../src/sandbox/desktop/desktop-sandbox.ts'
 import { ROOT } from '../e2e/run-benchmark.ts'
 import { launch } from '../../tasks/desktop/support.ts'
 import { docker, noDocker } from './docker-available.ts'

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ensureImage, imageDir, removeRunContainers } from '../../src/docker/index.ts'
-import { DesktopSandbox } from '../../src/sandbox/desktop.ts'
+import { DesktopSandbox } from '../../src/sandbox/desktop/desktop-sandbox.ts'
 import { ROOT } from '../e2e/run-benchmark.ts'
 import { docker, noDocker } from './docker-available.ts'
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ensureImage, imageDir, LABEL, removeRunContainers } from '../../src/docker/index.ts'
 import { writeFileTo } from '../../src/docker/archive.ts'
-import { DesktopSandbox, WARM_POOL_TASK } from '../../src/sandbox/desktop.ts'
-import { WarmPool } from '../../src/sandbox/warm-pool.ts'
+import { DesktopSandbox, WARM_POOL_TASK } from '../../src/sandbox/desktop/desktop-sandbox.ts'
+import { WarmPool } from '../../src/sandbox/desktop/warm-pool.ts'
 import { ROOT } from '../e2e/run-benchmark.ts'
 import { docker, noDocker } from './docker-available.ts'
 

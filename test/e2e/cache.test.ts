@@ -92,7 +92,7 @@ describe('reusing earlier results', { timeout: 300_000 }, () => {
     // rerun-failed reuses passes only; a failed result runs again.
     writeTask(`expect(answer ?? '', 'names the ThinkPad').toMatch(/ThinkPad/)`)
     const failing = await run({ AGENTEST_CACHE: 'rerun-failed' })
-    expect(failing.results[0]).toMatchObject({ status: 'failed', cached: true })
+    expect(failing.results[0], JSON.stringify(failing.results[0]?.error) + failing.stdout.slice(-1500)).toMatchObject({ status: 'failed', cached: true })
     expect(server.requests.length).toBe(calls + 2)
     const rerun = await run({ AGENTEST_CACHE: 'rerun-failed' })
     expect(rerun.results[0]).toMatchObject({ status: 'failed', cached: false })

@@ -75,13 +75,13 @@ describe('bad input gets one clear line', { timeout: 120_000 }, () => {
 
   // Each mistake ends the run at load with its one line (and no "no task matches -t" after it).
   const MISTAKES: Array<[string, RegExp]> = [
-    ['no-goal', /^agentest: test\/fixtures\/bad-tasks\/no-goal\.task\.ts: agentTest\(\): goal: every task needs a goal$/],
-    ['unknown-image', /^agentest: test\/fixtures\/bad-tasks\/unknown-image\.task\.ts: agentTest\(\): desktop_image: "Windows XP" is neither a bundled image \(agentest\/desktop\), an image name, nor a path/],
-    ['unknown-level', /^agentest: test\/fixtures\/bad-tasks\/unknown-level\.task\.ts: agentTest\(\): level: .*"paper"/],
-    ['misspelt-option', /^agentest: test\/fixtures\/bad-tasks\/misspelt-option\.task\.ts: agentTest\(\): max_step: not an agentTest\(\) option; did you mean "max_steps"\?$/],
-    ['misnamed', /^agentest: test\/fixtures\/bad-tasks\/misnamed\.task\.ts: agentTest\(\): id: "renamed-task" differs from the file name: name the file renamed-task\.task\.ts/],
-    ['unknown-seed', /^agentest: test\/fixtures\/bad-tasks\/unknown-seed\.task\.ts: agentTest\(\): seed: Omnizon has no seed "past-order" \(did you mean "past-orders"\?\); its seeds: default, past-orders$/],
-    ['capital-near-miss', /^agentest: test\/fixtures\/bad-tasks\/capital-near-miss\.task\.ts: agentTest\(\): near_misses\.Wrong Item: "Wrong Item" is not a valid name: a variant name is lowercase words/],
+    ['no-goal', /^agentest: test\/data\/bad-tasks\/no-goal\.task\.ts: agentTest\(\): goal: every task needs a goal$/],
+    ['unknown-image', /^agentest: test\/data\/bad-tasks\/unknown-image\.task\.ts: agentTest\(\): desktop_image: "Windows XP" is neither a bundled image \(agentest\/desktop\), an image name, nor a path/],
+    ['unknown-level', /^agentest: test\/data\/bad-tasks\/unknown-level\.task\.ts: agentTest\(\): level: .*"paper"/],
+    ['misspelt-option', /^agentest: test\/data\/bad-tasks\/misspelt-option\.task\.ts: agentTest\(\): max_step: not an agentTest\(\) option; did you mean "max_steps"\?$/],
+    ['misnamed', /^agentest: test\/data\/bad-tasks\/misnamed\.task\.ts: agentTest\(\): id: "renamed-task" differs from the file name: name the file renamed-task\.task\.ts/],
+    ['unknown-seed', /^agentest: test\/data\/bad-tasks\/unknown-seed\.task\.ts: agentTest\(\): seed: Omnizon has no seed "past-order" \(did you mean "past-orders"\?\); its seeds: default, past-orders$/],
+    ['capital-near-miss', /^agentest: test\/data\/bad-tasks\/capital-near-miss\.task\.ts: agentTest\(\): near_misses\.Wrong Item: "Wrong Item" is not a valid name: a variant name is lowercase words/],
   ]
   test.each(MISTAKES)('a task file with a mistake (%s) ends the run with one line naming the file and the field', async (name, line) => {
     const run = await runBenchmark(['--config', 'test/data/fixture-tasks.vitest.config.ts', '-t', 'never runs'], {

@@ -1,7 +1,7 @@
 import sharp from 'sharp'
 import { afterEach, describe, expect, test } from 'vitest'
 import { startModelServer, type ModelServer, type Policy } from '../../fixtures/model-server/server.ts'
-import { keywordJudge, verdict } from '../../fixtures/model-server/judge-policy.ts'
+import { keywordJudge, verdict } from '../../fixtures/model-server/openai/judge-policy.ts'
 import { createGrader, type Grader } from '../../src/grading/index.ts'
 import type { Evidence } from '../../src/grading/evidence/evidence.ts'
 import { GraderConfig, type GraderConfig as GraderConfigType } from '../../src/schema/config.ts'

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, test, type ExpectStatic } from 'vitest'
 import { startModelServer, type ModelServer } from '../../fixtures/model-server/server.ts'
-import { keywordJudge } from '../../fixtures/model-server/judge-policy.ts'
+import { keywordJudge } from '../../fixtures/model-server/openai/judge-policy.ts'
 import { createGrader, Judge, recordingExpect, type Evidence } from '../../src/grading/index.ts'
 import { GraderConfig } from '../../src/schema/config.ts'
 import type { CheckResult } from '../../src/schema/run.ts'

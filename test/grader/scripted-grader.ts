@@ -1,5 +1,5 @@
 import { startModelServer, type ModelServer } from '../../fixtures/model-server/server.ts'
-import { keywordJudge, type KeywordJudgeOptions } from '../../fixtures/model-server/judge-policy.ts'
+import { keywordJudge, type KeywordJudgeOptions } from '../../fixtures/model-server/openai/judge-policy.ts'
 import { TASK_FACT_RULES } from './task-facts.ts'
 
 /** The key variable the scripted grader's runs read (any value works; it is never a real key). */

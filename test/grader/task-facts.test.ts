@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import type { JudgeRequest } from '../../fixtures/model-server/judge-policy.ts'
+import type { JudgeRequest } from '../../fixtures/model-server/openai/judge-policy.ts'
 import { TASK_FACT_RULES } from './task-facts.ts'
 
 /** Which facts of omnizon-6's rubric an answer fails, as the strict test grader decides them. */

@@ -1,5 +1,5 @@
 import { catalog, type Product } from '../../fixtures/apps/omnizon/catalog.ts'
-import type { Fact, JudgeRequest, JudgeRule } from '../../fixtures/model-server/judge-policy.ts'
+import type { Fact, JudgeRequest, JudgeRule } from '../../fixtures/model-server/openai/judge-policy.ts'
 import { mentions } from '../../src/checks/answer.ts'
 
 /**

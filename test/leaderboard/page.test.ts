@@ -5,7 +5,7 @@ import { chromium, type Browser, type Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { Leaderboard, writeLeaderboard, type WrittenLeaderboard } from '../../src/leaderboard/index.ts'
 import { renderRunReport, writeRunReport } from '../../src/report/index.ts'
-import { chromiumArgs, findBrowser } from '../../src/sandbox/find-browser.ts'
+import { chromiumArgs, findBrowser } from '../../src/sandbox/browser/find-browser.ts'
 import { writeScenario } from './scenario.ts'
 
 let dir: string

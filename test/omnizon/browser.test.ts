@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs'
 import { chromium, type Browser, type Page } from 'playwright'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { OmnizonFinish } from '../../src/schema/omnizon.ts'
+import { OmnizonFinish } from '../../fixtures/apps/omnizon/state.ts'
 import { startOmnizon, type OmnizonServer } from '../../fixtures/apps/omnizon/index.ts'
 
 const CHROMIUM = '/usr/bin/chromium'

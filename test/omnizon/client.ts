@@ -1,4 +1,4 @@
-import { OmnizonFinish } from '../../src/schema/omnizon.ts'
+import { OmnizonFinish } from '../../fixtures/apps/omnizon/state.ts'
 
 export interface Reply {
   status: number

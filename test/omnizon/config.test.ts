@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { OMNIZON_NOW, OMNIZON_SCHEMA } from '../../src/schema/omnizon.ts'
+import { OMNIZON_NOW, OMNIZON_SCHEMA } from '../../fixtures/apps/omnizon/state.ts'
 import { startOmnizon, type OmnizonServer } from '../../fixtures/apps/omnizon/index.ts'
 import { Client } from './client.ts'
 

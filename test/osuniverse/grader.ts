@@ -1,4 +1,4 @@
-import { keywordJudge } from '../../fixtures/model-server/judge-policy.ts'
+import { keywordJudge } from '../../fixtures/model-server/openai/judge-policy.ts'
 import { startModelServer } from '../../fixtures/model-server/server.ts'
 import type { ScriptedGrader } from '../grader/scripted-grader.ts'
 import { TASK_FACT_RULES } from '../grader/task-facts.ts'

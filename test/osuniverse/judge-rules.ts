@@ -1,6 +1,6 @@
 import sharp from 'sharp'
-import { readJudgeRequest, verdict, type Fact, type JudgeRequest, type JudgeRule } from '../../fixtures/model-server/judge-policy.ts'
-import type { ReplyInput } from '../../fixtures/model-server/replies.ts'
+import { readJudgeRequest, verdict, type Fact, type JudgeRequest, type JudgeRule } from '../../fixtures/model-server/openai/judge-policy.ts'
+import type { ReplyInput } from '../../fixtures/model-server/openai/replies.ts'
 import type { ModelCall } from '../../fixtures/model-server/server.ts'
 import { mentions, numbersIn } from '../../src/checks/answer.ts'
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { mappedPaths, pythonEquals, realDocument, runQuery, unreachable } from '../../src/real/index.ts'
+import { mappedPaths, pythonEquals, realDocument, runQuery, unreachable } from '../../fixtures/apps/omnizon/real/index.ts'
 import { finish, line, order } from './omnizon-finish.ts'
 
 const ROOT = join(import.meta.dirname, '../..')
@@ -77,8 +77,8 @@ describe("REAL's Omnizon document, built from agentest's /finish", () => {
     for (const path of built) expect(unreachable(path.replaceAll('<n>', '"0"').replaceAll('[]', '[0]')), path).toEqual([])
   })
 
-  test('the README\'s REAL section names every mapped path', () => {
-    const doc = readFileSync(join(ROOT, 'README.md'), 'utf8').split('### REAL task files')[1]!.split('\n## ')[0]!
+  test('docs/bring-your-own.md\'s REAL section names every mapped path', () => {
+    const doc = readFileSync(join(ROOT, 'docs/bring-your-own.md'), 'utf8').split('\n## REAL task files\n')[1]!.split('\n## ')[0]!
     for (const { path } of mappedPaths()) expect(doc, path).toContain(`\`${path}\``)
   })
 })

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { loadRealTasks, loadSolutions, planCase } from '../../src/real/index.ts'
+import { loadRealTasks, loadSolutions, planCase } from '../../fixtures/apps/omnizon/real/index.ts'
 
 const WEBSITE = { id: 'omnizon', name: 'Omnizon', similarTo: 'Amazon', url: 'https://evals-omnizon.vercel.app' }
 const TASK = {

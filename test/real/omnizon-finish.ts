@@ -1,4 +1,4 @@
-import type { CartLine, Card, OmnizonFinish, OmnizonState, Order } from '../../src/schema/omnizon.ts'
+import type { CartLine, Card, OmnizonFinish, OmnizonState, Order } from '../../fixtures/apps/omnizon/state.ts'
 
 /** Hand-made `/finish` answers for the REAL mapping's tests (no shop running). */
 const ADDRESS = { name: 'Jane Doe', street: '410 Terry Ave N', city: 'Seattle', state: 'WA', zip: '98109', country: 'United States' }

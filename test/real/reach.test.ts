@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { unreachable } from '../../src/real/index.ts'
+import { unreachable } from '../../fixtures/apps/omnizon/real/index.ts'
 
 const ORDER = 'orderDetailsDiff.added."0".order'
 const WHOLE = /^the whole object: REAL's has fields agentest does not map/

@@ -1,4 +1,4 @@
-import type { JudgeRequest, JudgeRule } from '../../fixtures/model-server/judge-policy.ts'
+import type { JudgeRequest, JudgeRule } from '../../fixtures/model-server/openai/judge-policy.ts'
 import { mentions } from '../../src/checks/answer.ts'
 
 /**

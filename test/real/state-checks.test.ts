@@ -1,6 +1,6 @@
 import { describe, expect, test, type ExpectStatic } from 'vitest'
 import { recordingExpect } from '../../src/grading/index.ts'
-import { expectRealState, type StateEval } from '../../src/real/index.ts'
+import { expectRealState, type StateEval } from '../../fixtures/apps/omnizon/real/index.ts'
 import type { CheckResult } from '../../src/schema/run.ts'
 import { finish, line, order } from './omnizon-finish.ts'
 

@@ -3,12 +3,12 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { startOmnizon, type OmnizonServer } from '../../fixtures/apps/omnizon/index.ts'
 import { getProduct } from '../../fixtures/apps/omnizon/catalog.ts'
 import { formatMoney } from '../../fixtures/apps/omnizon/shop.ts'
-import { OmnizonClient } from '../../src/apps/omnizon.ts'
+import { OmnizonClient } from '../../fixtures/apps/omnizon/view.ts'
 import type { Computer } from '../../src/computer/computer.ts'
 import { PlaywrightComputer } from '../../src/computer/playwright.ts'
 import { BrowserUi } from '../../src/reference/browser-ui.ts'
-import { OmnizonSteps } from '../../src/reference/omnizon.ts'
-import { chromiumArgs, findBrowser } from '../../src/sandbox/find-browser.ts'
+import { OmnizonSteps } from '../../fixtures/apps/omnizon/steps.ts'
+import { chromiumArgs, findBrowser } from '../../src/sandbox/browser/find-browser.ts'
 
 // The task author's API (`ui`, `shop`) over a real Omnizon in a real Chromium.
 describe('the author API reads what a shopper sees and honours what it is given', () => {

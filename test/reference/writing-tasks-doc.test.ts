@@ -61,15 +61,22 @@ function exportsOf(path: string): string[] {
 
 const OWNED: Record<string, string> = { 'shop (OmnizonSteps)': 'shop', 'ui (BrowserUi)': 'ui' }
 const API: Record<string, () => string[]> = {
-  'shop (OmnizonSteps)': () => members('src/reference/omnizon.ts', 'OmnizonSteps'),
-  'Purchase': () => members('src/reference/omnizon.ts', 'Purchase'),
-  'NewCard': () => members('src/reference/omnizon.ts', 'NewCard'),
+  'shop (OmnizonSteps)': () => members('fixtures/apps/omnizon/steps.ts', 'OmnizonSteps'),
+  'Purchase': () => members('fixtures/apps/omnizon/steps.ts', 'Purchase'),
+  'NewCard': () => members('fixtures/apps/omnizon/steps.ts', 'NewCard'),
   'ui (BrowserUi)': () => members('src/reference/browser-ui.ts', 'BrowserUi'),
-  'OmnizonView': () => members('src/apps/omnizon.ts', 'OmnizonView'),
+  'OmnizonView': () => members('fixtures/apps/omnizon/view.ts', 'OmnizonView'),
   'SolutionContext': () => members('src/task/spec.ts', 'SolutionContext'),
-  'TaskContext': () => members('src/task/agent-test.ts', 'TaskContext'),
+  // A task's context is the base every task gets and what its kind of sandbox adds.
+  'TaskContext': () => [
+    ...members('src/task/agent-test.ts', 'BaseTaskContext'),
+    ...members('src/task/agent-test.ts', 'CommandParts'),
+    ...members('src/sandbox/browser/kind.ts', 'BrowserParts'),
+    ...members('src/sandbox/desktop/kind.ts', 'DesktopParts'),
+  ],
   'RunResult': () => members('src/task/session.ts', 'RunResult'),
   'src/checks exports': () => exportsOf('src/checks/index.ts'),
+  'Omnizon checks': () => exportsOf('fixtures/apps/omnizon/checks.ts'),
   'agentest/omnizon exports': () => exportsOf('fixtures/apps/omnizon/index.ts'),
   'agentTest() options (TaskSpec)': () => Object.keys(TaskSpec.shape),
 }

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs'
 import { chromium } from 'playwright'
 import { describe, expect, test } from 'vitest'
-import { chromiumArgs, findBrowser, PLAYWRIGHT_DISABLED_FEATURES } from '../../src/sandbox/find-browser.ts'
+import { chromiumArgs, findBrowser, PLAYWRIGHT_DISABLED_FEATURES } from '../../src/sandbox/browser/find-browser.ts'
 
 /** The command line a launched browser really got, read back from the process. */
 async function launchedCommandLine(args: string[]): Promise<string[]> {

@@ -14,8 +14,8 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }))
 function loadAndDrive(): { uses: Record<string, string>; text: string; png: string } {
   const script = `
     import { createRequire } from 'node:module'
-    import { codeCacheUses, withPlaywrightCodeCache, writePlaywrightCodeCache } from './src/sandbox/code-cache.ts'
-    import { chromiumArgs, findBrowser } from './src/sandbox/find-browser.ts'
+    import { codeCacheUses, withPlaywrightCodeCache, writePlaywrightCodeCache } from './src/sandbox/browser/code-cache.ts'
+    import { chromiumArgs, findBrowser } from './src/sandbox/browser/find-browser.ts'
     const { chromium } = withPlaywrightCodeCache(() => createRequire(process.cwd() + '/package.json')('playwright'), ${JSON.stringify(folder)})
     const browser = await chromium.launch({ executablePath: findBrowser(null).executablePath, args: chromiumArgs() })
     writePlaywrightCodeCache()

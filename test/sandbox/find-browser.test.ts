@@ -2,7 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
 import { describe, expect, test } from 'vitest'
-import { findBrowser, type FoundBrowser } from '../../src/sandbox/find-browser.ts'
+import { findBrowser, type FoundBrowser } from '../../src/sandbox/browser/find-browser.ts'
 import { inFreshNode } from '../support/fresh-node.ts'
 
 const DEBIAN_SHELL = '/usr/lib/chromium/chromium-headless-shell'
@@ -27,7 +27,7 @@ describe('findBrowser', () => {
     const dir = mkdtempSync(join(tmpdir(), 'agentest-pw-browsers-'))
     const env = { ...process.env, ...place(dir) }
     const node = (code: string) => inFreshNode(code, env)
-    const found = () => JSON.parse(node(`import { findBrowser } from './src/sandbox/find-browser.ts'; console.log(JSON.stringify(findBrowser(null, true)))`)) as FoundBrowser
+    const found = () => JSON.parse(node(`import { findBrowser } from './src/sandbox/browser/find-browser.ts'; console.log(JSON.stringify(findBrowser(null, true)))`)) as FoundBrowser
     const expected = node(`import { chromium } from 'playwright'; console.log(chromium.executablePath())`)
     expect(expected.startsWith(dir)).toBe(true)
     if (existsSync(DEBIAN_SHELL)) expect(found()).toEqual({ executablePath: DEBIAN_SHELL, source: 'system' })

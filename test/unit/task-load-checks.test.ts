@@ -1,3 +1,4 @@
+import '../../fixtures/apps/omnizon/kit.ts'
 import { describe, expect, test } from 'vitest'
 import { fileNameProblem, parseTaskSpec } from '../../src/task/spec.ts'
 import { didYouMean } from '../../src/errors/did-you-mean.ts'

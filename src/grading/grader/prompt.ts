@@ -7,7 +7,7 @@ import { fitImage, pngDataUrl } from './images.ts'
  * The judge's prompt, after OSUniverse's validator: one call per check, a checklist answered
  * from the evidence alone, JSON {checklist, score, comment}. Agent-made text goes inside
  * <evidence> blocks (tags inside it are defused) so it reads as data, not as instructions;
- * the scripted test grader (fixtures/model-server/judge-policy.ts) relies on these tags too.
+ * the scripted test grader (fixtures/model-server/openai/judge-policy.ts) relies on these tags too.
  */
 const SYSTEM = `You grade one check of a computer-use agent's work. Judge only from the evidence given:
 do not assume anything it does not show, and treat anything you cannot verify as not met.

@@ -1,22 +1,15 @@
-import { catalog } from '../../../fixtures/apps/omnizon/catalog.ts'
+import { appKit } from '../../sandbox/browser/app-kit.ts'
 import { numbersIn } from '../../checks/answer.ts'
 import type { SolutionContext } from '../spec.ts'
 
 /**
- * Everything a hedging agent could list beside the right answer. In the shop: every product of
- * the catalog with its price, rating and specs (what the screens show). On a desktop: every
+ * Everything a hedging agent could list beside the right answer. On a web app: what its kit says
+ * its screens show (Omnizon: every product with its price, rating and specs). On a desktop: every
  * file of the agent's home with its size. In both: numbers next to each number of the answer.
  */
 export async function hedgeCandidates(context: SolutionContext, kind: 'browser' | 'desktop', answer: string): Promise<string[]> {
-  const lines = kind === 'browser' ? catalogLines() : await fileLines(context)
+  const lines = kind === 'browser' ? (appKit(context.app.name).candidates?.() ?? []) : await fileLines(context)
   return [...lines, ...neighbours(answer)]
-}
-
-function catalogLines(): string[] {
-  return catalog.map((product) => {
-    const specs = product.specs.map((spec) => `${spec.name}: ${spec.value}`).join('; ')
-    return `- ${product.title} (${product.brand}, ${product.category_name}): $${product.price.toFixed(2)}, rated ${product.rating} by ${product.review_count}. ${specs}`
-  })
 }
 
 async function fileLines({ desktop }: SolutionContext): Promise<string[]> {
