@@ -39,6 +39,18 @@ export interface GateRow {
 
 const firstLine = (result: TestCaseRun | undefined): string => (result?.error ? `: ${result.error.message.split('\n')[0]}` : '')
 
+/**
+ * What stopped a variant before it finished, if anything did: its step budget, its timeout, or
+ * an error of its own. A near miss stopped early may match the reference and pass; that says
+ * nothing about the checks.
+ */
+function cutShort(result: TestCaseRun): string | null {
+  if (result.agent_status === 'max_steps') return `its ${result.max_steps}-step budget`
+  if (result.agent_status === 'timeout') return 'its timeout'
+  if (result.agent_status === 'error' && result.error) return `an error (${result.error.kind}: ${result.error.message.split('\n')[0]})`
+  return null
+}
+
 /** Judges each task on the four runs: oracle passes, nop fails, every near miss fails, every alternative passes. */
 export function gateRows(ids: readonly string[], declared: Declared, runs: GateRuns): GateRow[] {
   return ids.map((id) => {
@@ -62,7 +74,14 @@ export function gateRows(ids: readonly string[], declared: Declared, runs: GateR
     })
     for (const miss of nearMisses.filter((m) => m.ok === false)) {
       const result = runs.nearMiss.find((r) => r.id === id && r.variant === miss.name)
-      problems.push(miss.status === 'missing' ? `near miss "${miss.name}" produced no result` : `near miss "${miss.name}" ${miss.status}${firstLine(result)} (it must fail)`)
+      const cut = result ? cutShort(result) : null
+      problems.push(
+        miss.status === 'missing'
+          ? `near miss "${miss.name}" produced no result`
+          : cut
+            ? `near miss "${miss.name}" ${miss.status}, but it was cut short by ${cut} before it finished: a broken variant, not a weak check (give it what it needs)`
+            : `near miss "${miss.name}" ${miss.status}${firstLine(result)} (it must fail)`,
+      )
     }
     if (!nearMisses.some((m) => !isGenerated(m.name))) problems.push('no near miss declared')
 
@@ -120,7 +139,8 @@ export function variantProblems(kind: 'near miss' | 'alternative', declared: Map
       if (!result) problems.push(`${id} [${variant}]: no result`)
       else if (kind === 'alternative' && result.status !== 'passed') problems.push(`${id} [${variant}]: ${result.status}: ${result.error?.message}`)
       else if (kind === 'near miss' && result.status !== 'failed' && !(isGenerated(variant) && result.error?.kind === 'not_applicable')) {
-        problems.push(`${id} [${variant}]: ${result.status}${firstLine(result)}`)
+        const cut = cutShort(result)
+        problems.push(`${id} [${variant}]: ${result.status}${cut ? `, cut short by ${cut}: a broken variant, not a weak check` : firstLine(result)}`)
       }
     }
   }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from 'vitest'
-import { gateRows, renderGate } from '../../src/validity/gate.ts'
+import { gateRows, renderGate, variantProblems } from '../../src/validity/gate.ts'
 import type { TestCaseRun } from '../../src/schema/run.ts'
 
 /** The fields the gate reads of a record. */
@@ -27,5 +27,14 @@ describe('the gate on a task that cannot run here', () => {
     const runs = { oracle: [record('t', 'skipped', null, 'no engine')], nop: [record('t', 'passed')], nearMiss: [], alternative: [] }
     const rows = gateRows(['t'], { nearMisses: new Map(), alternatives: new Map() }, runs)
     expect(rows[0]?.verdict).toBe('unsound')
+  })
+
+  test('a near miss cut short by its budget is a broken variant, never a weak check', () => {
+    const cut = { id: 't', status: 'passed', variant: 'wrong item', agent_status: 'max_steps', max_steps: 10, error: { kind: 'max_steps', message: 'step limit of 10 reached' } } as unknown as TestCaseRun
+    const runs = { oracle: [record('t', 'passed')], nop: [record('t', 'failed')], nearMiss: [cut], alternative: [] }
+    const [row] = gateRows(['t'], { nearMisses: new Map([['t', ['wrong item']]]), alternatives: new Map() }, runs)
+    expect(row?.verdict).toBe('unsound')
+    expect(row?.problems).toEqual(['near miss "wrong item" passed, but it was cut short by its 10-step budget before it finished: a broken variant, not a weak check (give it what it needs)'])
+    expect(variantProblems('near miss', new Map([['t', ['wrong item']]]), [cut])).toEqual(['t [wrong item]: passed, cut short by its 10-step budget: a broken variant, not a weak check'])
   })
 })
