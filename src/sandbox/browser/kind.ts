@@ -15,9 +15,11 @@ export interface WebApp {
   name: string
   /**
    * This task's session state as the app's finish path states it (JSON); an app declared without
-   * a state contract has none, and asking is an error.
+   * a state contract has none, and asking is an error. `T` names its shape for the checks
+   * (`app.state<MyState>()`); nothing checks it at run time, so parse it with your zod schema
+   * where a wrong shape must fail the task.
    */
-  state(): Promise<unknown>
+  state<T = unknown>(): Promise<T>
   /** The app's typed view of that state (Omnizon's OmnizonView), for apps that have one. */
   finish(): Promise<AppView>
 }
@@ -41,7 +43,7 @@ export const browserKind: SandboxKind<BrowserParts> = {
   recordedParts(record, finalState, refuse) {
     if (!record.app) return {}
     const name = record.app
-    const state = async () => finalState ?? refuse(`give the ${name} state: it recorded none`)
+    const state = async <T = unknown>(): Promise<T> => (finalState ?? refuse(`give the ${name} state: it recorded none`)) as T
     const view = appKit(name).view
     return {
       app: {
@@ -79,9 +81,9 @@ async function openBrowser({ taskId, fields, services }: SandboxRequest): Promis
     await browser.close()
     throw error
   }
-  const state = async (): Promise<unknown> => {
+  const state = async <T = unknown>(): Promise<T> => {
     if (!client) throw new Error(`the ${appName} environment has no state contract (environments.${appName}.state); check the page, the answer or the judge instead`)
-    return client.state()
+    return (await client.state()) as T
   }
   const app: WebApp = {
     url,
