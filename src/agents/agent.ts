@@ -55,6 +55,8 @@ export interface HarnessAccess {
    * checks as an action through `computer`, and the harness's own screenshot of the screen after it.
    */
   report(step: ReportedStep): Promise<void>
+  /** Appends to the task's `agent.log` (a program's stdout and stderr), scrubbed of the run's secrets. */
+  log(text: string): Promise<void>
 }
 
 export interface ReportedStep {

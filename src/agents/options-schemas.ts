@@ -3,6 +3,7 @@ import { CuaOptions } from './openai-cua/options.ts'
 import { AnthropicCuOptions } from './anthropic-cu/options.ts'
 import { ChatOptions } from './openai-chat/options.ts'
 import { ReplayOptions } from './replay/options.ts'
+import { CommandOptions } from './command/options.ts'
 
 /**
  * `agent.options` of each built-in agent, checked when the config loads so a typo is one line at
@@ -20,4 +21,5 @@ export const BUILTIN_AGENT_OPTIONS: Readonly<Record<string, z.ZodType | null>> =
   'anthropic-cu': AnthropicCuOptions,
   replay: ReplayOptions,
   image: null,
+  command: CommandOptions,
 }

@@ -16,6 +16,7 @@ const lazy: Record<string, () => Promise<Agent | HarnessAgent>> = {
   'openai-chat': async () => (await import('./openai-chat/index.ts')).openaiChat,
   replay: async () => (await import('./replay/index.ts')).replay,
   image: async () => (await import('./packaged/image-agent.ts')).imageAgent,
+  command: async () => (await import('./command/index.ts')).commandAgent,
 }
 
 /** Adds an agent under its name (for agents defined in code, e.g. in a setup file). */

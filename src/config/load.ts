@@ -20,6 +20,7 @@ const ENV_OVERRIDES = {
   AGENTEST_MODEL: { path: ['agent', 'model'], read: text },
   AGENTEST_BASE_URL: { path: ['agent', 'base_url'], read: text },
   AGENTEST_AGENT_SPEC: { path: ['agent', 'spec'], read: text },
+  AGENTEST_AGENT_COMMAND: { path: ['agent', 'options', 'command'], read: words },
   AGENTEST_API_KEY_ENV: { path: ['agent', 'api_key_env'], read: text },
   AGENTEST_MAX_STEPS: { path: ['max_steps'], read: integer },
   AGENTEST_RUN_NAME: { path: ['run', 'name'], read: text },
@@ -63,6 +64,11 @@ function text(value: string): string {
 function list(value: string): string | string[] {
   const items = value.split(',').map((item) => item.trim()).filter(Boolean)
   return items.length > 1 ? items : value.trim()
+}
+
+/** "python3 agents/my_agent.py --fast": a program and its arguments, split at spaces (no quoting). */
+function words(value: string): string[] {
+  return value.trim().split(/\s+/)
 }
 
 function boolean(value: string): boolean | string {

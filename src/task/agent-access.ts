@@ -86,5 +86,6 @@ export function harnessAccess(parts: AgentAccessParts): HarnessAccess {
     resultsDir: dirname(harness.run.results_path),
     agentServer: sandbox.agentServer,
     report: (step) => computer.recordReported(step.action, step.error),
+    log: async (text) => void (await recorder.appendText('agent.log', text)),
   }
 }

@@ -2,6 +2,7 @@ import type { Fault } from '../faults/kinds.ts'
 import { plainText } from '../files/plain-text.ts'
 import { LimitReachedError, type LimitHit } from '../limits/index.ts'
 import { ModelCallError } from '../agents/shared/client.ts'
+import { AgentFailure } from '../agents/failure.ts'
 import type { RunError } from '../schema/run.ts'
 import { abortReason, BlockedUrlError, SandboxGoneError, StepLimitError, TaskAbortedError } from '../trajectory/recording-computer.ts'
 import { ReferenceSolutionError } from './reference-error.ts'
@@ -37,5 +38,6 @@ export function stopReason(error: unknown, { gone: probed, limitHit, signal, red
   if (gone) return { kind: gone.kind, message: plainText(redact(gone.message)) }
   if (error instanceof ReferenceSolutionError) return { kind: 'reference_error', message }
   if (error instanceof ModelCallError) return { kind: 'model_error', message }
+  if (error instanceof AgentFailure) return { kind: error.kind, message }
   return { kind: 'agent_error', message }
 }

@@ -121,6 +121,11 @@ export class Recorder {
     return this.relative(name)
   }
 
+  /** Appends text to a file of the task's folder (an agent's log), scrubbed of the run's secrets. */
+  async appendText(name: string, text: string): Promise<string> {
+    return this.saveFile(name, redact(text, this.secrets), 'append')
+  }
+
   /** Saves JSON evidence under the task's folder; returns its path relative to the run folder. */
   async saveJson(name: string, value: unknown): Promise<string> {
     return this.saveFile(name, `${JSON.stringify(value, null, 2)}\n`)

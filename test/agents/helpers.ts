@@ -125,6 +125,7 @@ export function harnessAccess(overrides: Partial<HarnessAccess> = {}): HarnessAc
     report: async () => {
       throw new Error('no packaged agent here')
     },
+    log: async () => {},
     ...overrides,
   }
 }
