@@ -49,6 +49,7 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
       results_path: join(results, run_id),
       config_file: loaded.file,
       agent_modules: loaded.agentModules,
+      agent_commands: loaded.agentCommands,
       agent_image: loaded.agentImage,
       attach_screenshots: true,
     }

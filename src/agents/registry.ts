@@ -1,6 +1,7 @@
 import type { Agent, HarnessAgent } from './agent.ts'
 import { alternative, nearMiss, nop, oracle } from './builtin.ts'
 import { BUILTIN_AGENTS } from './names.ts'
+import type { CommandOptions } from '../schema/command-agent.ts'
 
 const registered = new Map<string, Agent | HarnessAgent>([
   [oracle.name, oracle],
@@ -29,9 +30,15 @@ export function registerAgent(agent: Agent): void {
  * Finds an agent by name: a registered one, or one declared in the config's `agents:` map
  * (imported on first use; its default export must be an agent).
  */
-export async function resolveAgent(name: string, modules: Record<string, string>): Promise<Agent | HarnessAgent> {
+export async function resolveAgent(name: string, modules: Record<string, string>, commands: Record<string, CommandOptions> = {}): Promise<Agent | HarnessAgent> {
   const known = registered.get(name)
   if (known) return known
+  const command = commands[name]
+  if (command) {
+    const agent = (await import('./command/index.ts')).commandAgentNamed(name, command)
+    registered.set(name, agent)
+    return agent
+  }
   const builtin = lazy[name]
   if (builtin) {
     const agent = await builtin()

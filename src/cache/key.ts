@@ -1,3 +1,5 @@
+import { readFileSync, statSync } from 'node:fs'
+import { resolve } from 'node:path'
 import type { ResolvedRun } from '../schema/config.ts'
 import { recordKey, type TestCase } from '../schema/task.ts'
 import { combine, sha256, SHORT } from './hash.ts'
@@ -58,9 +60,24 @@ export function cacheKey(testCase: TestCase, run: ResolvedRun, content: KeyConte
 function agentCode(run: ResolvedRun, imageId: string | null, root: string, skip: (file: string) => boolean): string | null {
   const { name } = run.config.agent
   const builtin = Object.hasOwn(BUILTIN_AGENT_SOURCES, name) ? BUILTIN_AGENT_SOURCES[name] : undefined
-  if (builtin) return name === 'image' ? combine([treeHash(root, builtin), `image ${imageId ?? 'unknown'}`]) : treeHash(root, builtin)
+  if (builtin && name === 'image') return combine([treeHash(root, builtin), `image ${imageId ?? 'unknown'}`])
+  if (builtin && name === 'command') return combine([treeHash(root, builtin), commandFiles(run.root, run.config.agent.options)])
+  const named = run.agent_commands[name]
+  if (named) return combine([treeHash(root, BUILTIN_AGENT_SOURCES.command!), commandFiles(run.root, named)])
+  if (builtin) return treeHash(root, builtin)
   const module = run.agent_modules[name]
   return module ? moduleGraphHash(module, { skip }) : null
+}
+
+/**
+ * The files a command agent's command line names (its script, say), by content: editing the
+ * program re-keys its results. What the program imports besides is not seen (run.cache: off).
+ */
+function commandFiles(root: string, options: Record<string, unknown>): string {
+  const { command = [], cwd = '.' } = options as { command?: unknown[]; cwd?: string }
+  const base = resolve(root, cwd)
+  const files = command.filter((arg): arg is string => typeof arg === 'string').map((arg) => resolve(base, arg))
+  return combine(files.filter((file) => statSync(file, { throwIfNoEntry: false })?.isFile()).map((file) => `${file}\0${sha256(readFileSync(file))}`))
 }
 
 /** What a run depends on in a TestCase: not its checks (a reused result is re-graded), its name or which attempt it is. */

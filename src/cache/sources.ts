@@ -18,6 +18,7 @@ export const BUILTIN_AGENT_SOURCES: Readonly<Record<string, readonly string[]>> 
   'anthropic-cu': ['src/agents/anthropic-cu', 'src/agents/shared'],
   replay: ['src/agents/replay', 'src/agents/shared'],
   image: ['src/agent-images'],
+  command: ['src/agents/command'],
 }
 
 /**

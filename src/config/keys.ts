@@ -43,7 +43,7 @@ export function keyRoutes(config: Config, agentImage: PackagedAgent | null, env:
       const url = variable === agent.api_key_env ? agent.base_url : null
       routes.push({ variable, sender: 'container', to: `the container of ${agentImage.ref}`, url, field: 'agent.base_url', ...agentAllowed })
     }
-  } else if (agent.name === 'command') {
+  } else if (agent.name === 'command' || typeof config.agents[agent.name] === 'object') {
     // The program gets the key; where it sends it is its own affair, but agent.base_url is checked.
     const to = agent.base_url === null ? 'the command agent' : keyHost(agent.base_url)
     routes.push({ variable: agent.api_key_env, sender: 'agent', to, url: agent.base_url, field: 'agent.base_url', ...agentAllowed })

@@ -3,6 +3,7 @@ import { dirname, isAbsolute, relative, resolve } from 'node:path'
 import { LineCounter, parseDocument } from 'yaml'
 import { Config, type ConfigInput } from '../schema/config.ts'
 import { BUILTIN_AGENTS } from '../agents/names.ts'
+import type { CommandOptions } from '../schema/command-agent.ts'
 import { BUILTIN_AGENT_OPTIONS } from '../agents/options-schemas.ts'
 import { AgentOptionsError, parseOptions } from '../agents/shared/options.ts'
 import { describeZodError, InputError } from '../errors/input-error.ts'
@@ -91,6 +92,8 @@ export interface LoadedConfig {
   file: string | null
   /** Absolute module paths of user agents by name. */
   agentModules: Record<string, string>
+  /** Command agents declared under `agents:`, by name (their cwd made absolute). */
+  agentCommands: Record<string, CommandOptions>
   /** The packaged agent's spec, when the agent is `image`. */
   agentImage: LoadedAgentSpec | null
   /** Where agent image specs are looked for (absolute), and what the config lets them have. */
@@ -136,15 +139,21 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
 
   const base = existsSync(file) ? dirname(file) : root
   const agentModules: Record<string, string> = {}
+  const agentCommands: Record<string, CommandOptions> = {}
   for (const [name, modulePath] of Object.entries(config.agents)) {
     if (BUILTIN_AGENTS.includes(name)) {
       throw new InputError(`${shown}: agents.${name}: "${name}" is a built-in agent; pick another name`)
+    }
+    if (typeof modulePath !== 'string') {
+      // A command agent: its program runs from the config file's folder unless it says otherwise.
+      agentCommands[name] = { ...modulePath, cwd: resolve(base, modulePath.cwd ?? '.') }
+      continue
     }
     const absolute = isAbsolute(modulePath) ? modulePath : resolve(base, modulePath)
     if (!existsSync(absolute)) throw new InputError(`${shown}: agents.${name}: no such module: ${modulePath}`)
     agentModules[name] = absolute
   }
-  const known = [...BUILTIN_AGENTS, ...Object.keys(agentModules)]
+  const known = [...BUILTIN_AGENTS, ...Object.keys(agentModules), ...Object.keys(agentCommands)]
   if (!known.includes(config.agent.name)) {
     const source = env.AGENTEST_AGENT ? 'AGENTEST_AGENT' : `${shown}: agent.name`
     throw new InputError(`${source}: unknown agent "${config.agent.name}" (known: ${known.join(', ')})`)
@@ -182,7 +191,7 @@ export function loadConfig(root: string, env: NodeJS.ProcessEnv = process.env): 
     return field.includes('.') ? `${shown}: ${field}` : field
   })
   if (refused) throw new InputError(refused)
-  return { config, file: existsSync(file) ? file : null, agentModules, agentImage, agentImages }
+  return { config, file: existsSync(file) ? file : null, agentModules, agentCommands, agentImage, agentImages }
 }
 
 function readYaml(file: string, shown: string): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import { z } from 'zod'
 import { AgentImageMaxima, AgentImageSpec } from './agent-image.ts'
 import { EnvironmentName, EnvironmentSpec } from './environment.ts'
+import { CommandOptions } from './command-agent.ts'
 
 const AgentName = z.string().regex(/^[a-z0-9][a-z0-9_-]*$/, 'agent names are lowercase words like "oracle" or "my-agent"')
 
@@ -265,8 +266,11 @@ export const Config = z
     prices: Prices.default({}),
     limits: LimitsConfig.default(LimitsConfig.parse({})),
     agent_images: AgentImagesConfig.default(AgentImagesConfig.parse({})),
-    /** User agents: name -> module path (relative to the config file) whose default export is defineAgent(...). */
-    agents: z.record(AgentName, z.string().min(1)).default({}),
+    /**
+     * User agents by name: a module path (relative to the config file) whose default export is
+     * defineAgent(...), or a command agent's options (`{ command: [python3, my_agent.py] }`).
+     */
+    agents: z.record(AgentName, z.union([z.string().min(1), CommandOptions])).default({}),
   })
   .strict()
 export type Config = z.infer<typeof Config>
@@ -281,6 +285,8 @@ export const ResolvedRun = z.object({
   config_file: z.string().nullable(),
   /** Absolute module paths of user agents by name. */
   agent_modules: z.record(z.string(), z.string()),
+  /** Command agents declared under `agents:`, by name. */
+  agent_commands: z.record(z.string(), CommandOptions).default({}),
   /** The packaged agent's spec, when the agent is `image`. */
   agent_image: z.object({ file: z.string(), shown: z.string(), ref: z.string(), spec: AgentImageSpec }).nullable().default(null),
   /**

@@ -13,6 +13,7 @@ const run = (packaged: boolean): ResolvedRun => ({
   results_path: '/r',
   config_file: null,
   agent_modules: {},
+  agent_commands: {},
   // Only its presence matters here.
   agent_image: packaged ? ({ ref: 'mine:1.0.0' } as ResolvedRun['agent_image']) : null,
   attach_screenshots: false,

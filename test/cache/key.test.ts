@@ -15,7 +15,7 @@ const task = TestCase.parse({
 
 function resolved(agent: Record<string, unknown>, extra: Partial<ResolvedRun> = {}): ResolvedRun {
   const config = Config.parse({ agent: { name: 'openai-chat', model: 'gpt-4o', ...agent } })
-  return { config, run_id: 'r', root: '/', results_path: '/r', config_file: null, agent_modules: {}, agent_image: null, attach_screenshots: false, ...extra }
+  return { config, run_id: 'r', root: '/', results_path: '/r', config_file: null, agent_modules: {}, agent_commands: {}, agent_image: null, attach_screenshots: false, ...extra }
 }
 
 const noFile: KeyContent = { taskFile: null }
@@ -123,6 +123,16 @@ describe("the agent's code in the key", () => {
     expect(helperEdited, 'an edited helper').not.toBe(before)
     writeFileSync(file, `import { decide } from './helper.ts'\nexport default { name: 'mine', run: decide, v: 2 }\n`)
     expect(cacheKey(task, mine(), noFile)).not.toBe(helperEdited)
+  })
+
+  test("a command agent's program, named on its command line, counts by content", () => {
+    const dir = tempDir('command')
+    writeFileSync(join(dir, 'agent.py'), 'print("v1")\n')
+    const command = (root: string) => resolved({ name: 'command', model: null, options: { command: ['python3', 'agent.py'] } }, { root })
+    const before = cacheKey(task, command(dir), noFile)
+    expect(cacheKey(task, command(dir), noFile)).toBe(before)
+    writeFileSync(join(dir, 'agent.py'), 'print("v2")\n')
+    expect(cacheKey(task, command(dir), noFile), 'an edited program').not.toBe(before)
   })
 
   test("a packaged agent's image id counts", () => {

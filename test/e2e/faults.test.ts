@@ -24,7 +24,7 @@ describe('bad input gets one clear line', { timeout: 120_000 }, () => {
   test('an unknown agent name', async () => {
     const run = await runBenchmark(['tasks/omnizon'], { AGENTEST_AGENT: 'gpt-9' })
     expect(run.code).toBe(1)
-    expectOneLine(run.stderr, 'agentest: AGENTEST_AGENT: unknown agent "gpt-9" (known: oracle, nop, near-miss, alternative, openai-cua, openai-chat, anthropic-cu, replay, image)')
+    expectOneLine(run.stderr, 'agentest: AGENTEST_AGENT: unknown agent "gpt-9" (known: oracle, nop, near-miss, alternative, openai-cua, openai-chat, anthropic-cu, replay, image, command)')
   })
 
   test('a task id that matches nothing', async () => {

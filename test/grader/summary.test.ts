@@ -46,7 +46,7 @@ describe('the summary with judged tasks', () => {
     expect(runCost(runs, { 'agent-m': { input: 1, output: 2 } })).toEqual({ agent: 8, grader: null })
 
     const config = Config.parse({ prices: { 'agent-m': { input: 1, output: 2 }, 'judge-m': { input: 2, output: 8 } } })
-    const resolved: ResolvedRun = { config, run_id: 'r', root: '/', results_path: '/r', config_file: null, agent_modules: {}, agent_image: null, attach_screenshots: false }
+    const resolved: ResolvedRun = { config, run_id: 'r', root: '/', results_path: '/r', config_file: null, agent_modules: {}, agent_commands: {}, agent_image: null, attach_screenshots: false }
     const summary = buildSummary(runs, resolved, new Date())
     expect(summary.tokens).toMatchObject({ validation_input: 1_000_000, validation_output: 100_000 })
     expect(summary.cost).toEqual({ agent: 8, grader: 2.8 })

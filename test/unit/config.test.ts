@@ -83,7 +83,7 @@ describe('loadConfig', () => {
 
   test('an unknown agent lists the known ones', () => {
     expect(errorOf(() => loadConfig(folderWith(null), { AGENTEST_AGENT: 'gpt-9' }))).toBe(
-      'AGENTEST_AGENT: unknown agent "gpt-9" (known: oracle, nop, near-miss, alternative, openai-cua, openai-chat, anthropic-cu, replay, image)',
+      'AGENTEST_AGENT: unknown agent "gpt-9" (known: oracle, nop, near-miss, alternative, openai-cua, openai-chat, anthropic-cu, replay, image, command)',
     )
     expect(errorOf(() => loadConfig(folderWith('agent: { name: nope }\n'), {}))).toMatch(
       /^agentest\.config\.yaml: agent\.name: unknown agent "nope"/,
@@ -101,6 +101,22 @@ describe('loadConfig', () => {
     writeFileSync(join(dir, 'mine.ts'), 'export default {}')
     writeFileSync(join(dir, 'agentest.config.yaml'), 'agent: { name: mine }\nagents:\n  mine: ./mine.ts\n')
     expect(loadConfig(dir, {}).agentModules).toEqual({ mine: join(dir, 'mine.ts') })
+  })
+
+  test('a command agent is declared by name under agents:, its folder the config file\'s; its options are checked', () => {
+    const dir = folderWith('agent: { name: my-py }\nagents:\n  my-py: { command: [python3, agent.py], settings: { fast: true } }\n')
+    const loaded = loadConfig(dir, {})
+    expect(loaded.agentCommands).toEqual({ 'my-py': { command: ['python3', 'agent.py'], pass_env: [], cwd: dir, exit_grace_ms: 5000, settings: { fast: true } } })
+    expect(loaded.agentModules).toEqual({})
+    writeFileSync(join(dir, 'agentest.config.yaml'), 'agents:\n  my-py: { command: [] }\n')
+    expect(errorOf(() => loadConfig(dir, {}))).toMatch(/^agentest\.config\.yaml: agents\.my-py/)
+  })
+
+  test('the command agent takes its program from AGENTEST_AGENT_COMMAND, and refuses a run without one', () => {
+    const dir = folderWith(null)
+    const loaded = loadConfig(dir, { AGENTEST_AGENT: 'command', AGENTEST_AGENT_COMMAND: 'python3  agents/a.py --fast' })
+    expect(loaded.config.agent.options).toMatchObject({ command: ['python3', 'agents/a.py', '--fast'] })
+    expect(errorOf(() => loadConfig(dir, { AGENTEST_AGENT: 'command' }))).toMatch(/agent\.options.*command/)
   })
 })
 

@@ -21,44 +21,50 @@ type Exit = { code: number | null; signal: NodeJS.Signals | null }
  */
 export const commandAgent = defineHarnessAgent({
   name: 'command',
-  async run(context: AgentContext, access: HarnessAccess): Promise<AgentOutcome> {
-    const options = parseOptions('command', CommandOptions, context.config.options)
-    const served = await serveComputer(context)
-    const output = new ProgramOutput(
-      (line) => void access.log(line).catch(() => {}),
-      (text) => redact(text, [served.token]),
-    )
-    const program = start(options, programEnvironment(context, served, options))
-    program.stdout?.on('data', (chunk: Buffer) => output.add('out', chunk))
-    program.stderr?.on('data', (chunk: Buffer) => output.add('err', chunk))
-    const exited = exitOf(program)
-    const stopped = new Promise<never>((_, reject) => {
-      const onAbort = () => reject(new TaskAbortedError(abortReason(context.signal)))
-      if (context.signal.aborted) onAbort()
-      context.signal.addEventListener('abort', onAbort, { once: true })
-    })
-    stopped.catch(() => {})
-    try {
-      const first = await Promise.race([served.outcome.then((done) => ({ done })), exited.then((exit) => ({ exit })), stopped])
-      if ('done' in first) {
-        // Finished: it may end by itself, briefly; then it is stopped.
-        await Promise.race([exited, delay(options.exit_grace_ms)])
-        return { answer: first.done.answer }
-      }
-      // It exited: a finish that raced the exit still counts.
-      const late = await Promise.race([served.outcome.then((done) => done), delay(50).then(() => null)])
-      if (late) return { answer: late.answer }
-      throw failureOf(first.exit, options, output)
-    } catch (error) {
-      served.fail(error)
-      throw error
-    } finally {
-      await stopGroup(program, exited)
-      output.end()
-      await served.close()
-    }
-  },
+  run: (context, access) => runProgram(context, access, parseOptions('command', CommandOptions, context.config.options)),
 })
+
+/** A command agent declared under the config's `agents:` by name, with its options there. */
+export function commandAgentNamed(name: string, options: CommandOptions) {
+  return defineHarnessAgent({ name, run: (context, access) => runProgram(context, access, options) })
+}
+
+async function runProgram(context: AgentContext, access: HarnessAccess, options: CommandOptions): Promise<AgentOutcome> {
+  const served = await serveComputer(context)
+  const output = new ProgramOutput(
+    (line) => void access.log(line).catch(() => {}),
+    (text) => redact(text, [served.token]),
+  )
+  const program = start(options, programEnvironment(context, served, options))
+  program.stdout?.on('data', (chunk: Buffer) => output.add('out', chunk))
+  program.stderr?.on('data', (chunk: Buffer) => output.add('err', chunk))
+  const exited = exitOf(program)
+  const stopped = new Promise<never>((_, reject) => {
+    const onAbort = () => reject(new TaskAbortedError(abortReason(context.signal)))
+    if (context.signal.aborted) onAbort()
+    context.signal.addEventListener('abort', onAbort, { once: true })
+  })
+  stopped.catch(() => {})
+  try {
+    const first = await Promise.race([served.outcome.then((done) => ({ done })), exited.then((exit) => ({ exit })), stopped])
+    if ('done' in first) {
+      // Finished: it may end by itself, briefly; then it is stopped.
+      await Promise.race([exited, delay(options.exit_grace_ms)])
+      return { answer: first.done.answer }
+    }
+    // It exited: a finish that raced the exit still counts.
+    const late = await Promise.race([served.outcome.then((done) => done), delay(50).then(() => null)])
+    if (late) return { answer: late.answer }
+    throw failureOf(first.exit, options, output)
+  } catch (error) {
+    served.fail(error)
+    throw error
+  } finally {
+    await stopGroup(program, exited)
+    output.end()
+    await served.close()
+  }
+}
 
 function start(options: CommandOptions, env: Record<string, string>): ChildProcess {
   const [file, ...args] = options.command
