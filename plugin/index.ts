@@ -16,6 +16,10 @@ import RunLimitReporter from '../reporters/run-limits.ts'
 import { describeLimits } from '../src/limits/index.ts'
 import { RunInterrupt } from './interrupt.ts'
 import { RETRY_REFUSED, retryCount } from '../src/task/retry.ts'
+import { modelEndpointWarning } from '../src/agent-images/model-endpoint.ts'
+
+/** agentest's own folders a failed check passes through on its way to the task's line. */
+const CHECK_PLUMBING = ['grading', 'checks'].map((folder) => `${resolve(import.meta.dirname, '../src', folder)}/`)
 
 export interface AgentestPluginOptions {
   /** Folder holding agentest.config.yaml and runs/; defaults to the Vitest root. */
@@ -70,6 +74,8 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
           // Task files share a worker's modules and browser connection: each task still gets a
           // fresh sandbox, and a fresh module graph per file would cost ~0.5 s of imports each.
           isolate: false,
+          // A failed check's code frame is the task's own line, not agentest's check plumbing.
+          onStackTrace: (_error: unknown, frame: { file: string }) => !CHECK_PLUMBING.some((folder) => frame.file.startsWith(folder)),
           // How many of a file's attempts a worker runs at once (agentTest marks them concurrent).
           ...(config.run.concurrency > 1 ? { maxConcurrency: config.run.concurrency } : {}),
         },
@@ -141,6 +147,8 @@ function announce(project: TestProject, run: ResolvedRun): void {
   project.vitest.logger.log(`agentest: evaluating agent ${name}${model}${steps}${limits ? ` · ${limits}` : ''}${grader} · run ${run.run_id} → ${run.results_path}`)
   const keys = keysLine(run)
   if (keys) project.vitest.logger.log(keys)
+  const noModel = modelEndpointWarning(run)
+  if (noModel) project.vitest.logger.log(noModel)
 }
 
 /**

@@ -1,6 +1,7 @@
 import { describe, expect, test } from 'vitest'
 import { expectAnswer, mentions, numbersIn } from '../../src/checks/answer.ts'
 import { checksOf } from './record-checks.ts'
+import '../../src/grading/matchers.ts'
 
 describe('answers name one candidate', () => {
   test('numbers are read by value, as people write them', () => {
@@ -33,5 +34,21 @@ describe('answers name one candidate', () => {
   test('no answer, or the wrong one, fails', () => {
     expect(checksOf((e) => expectAnswer(e, null, rule))['names the clearance']).toBe(false)
     expect(checksOf((e) => expectAnswer(e, 'It has 12.5 inches.', rule))).toEqual({ 'names the clearance': false, 'names no other candidate': false })
+  })
+
+  test('a failure reads forward: what the answer lacks or wrongly names, and what it said', () => {
+    const failure = (answer: string | null, check: (e: ReturnType<typeof expect>) => void) => {
+      try {
+        check(expect(answer))
+      } catch (error) {
+        return (error as Error).message
+      }
+      return null
+    }
+    expect(failure(null, (e) => e.toNameEvery(['Cedar']))).toBe('the answer does not name Cedar (no answer was given)')
+    expect(failure('Pine, I think', (e) => e.toNameEvery(['Cedar', 13]))).toBe('the answer does not name Cedar, 13 (it said: "Pine, I think")')
+    expect(failure('Cedar or Pine', (e) => e.toNameNone(['Pine', 'Oak']))).toBe('the answer also names Pine, which the right answer does not (it said: "Cedar or Pine")')
+    expect(failure('Cedar', (e) => e.toNameEvery(['Cedar']))).toBeNull()
+    expect(failure('Cedar', (e) => e.toNameNone(['Pine']))).toBeNull()
   })
 })
