@@ -17,6 +17,16 @@ export function freePort(): Promise<number> {
 }
 
 /**
+ * A watchdog for a command's process group, outside the run's process: once that process is gone
+ * without stopping the group (the Vitest UI or watch mode ended by a signal, a kill -9), the group
+ * is stopped too. It ends by itself when the group does, so a reused group id is never touched.
+ */
+function stopWhenGone(owner: number, group: number): void {
+  const watch = 'while kill -0 "$0" 2>/dev/null && kill -0 -"$1" 2>/dev/null; do sleep 1; done; kill -0 -"$1" 2>/dev/null || exit 0; kill -TERM -"$1"; sleep 3; kill -KILL -"$1" 2>/dev/null'
+  spawn('/bin/sh', ['-c', watch, String(owner), String(group)], { detached: true, stdio: 'ignore' }).unref()
+}
+
+/**
  * Starts an app with its command (`{port}` replaced, PORT set) in a process group of its own,
  * so stopping it stops whatever the command started too.
  */
@@ -24,6 +34,7 @@ export async function startCommand(name: string, command: string, options: { por
   const port = options.port ?? (await freePort())
   const line = command.replaceAll('{port}', String(port))
   const child = spawn('/bin/sh', ['-c', line], { cwd: options.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: String(port) } })
+  if (child.pid) stopWhenGone(process.pid, child.pid)
   const said: string[] = []
   const keep = (chunk: Buffer) => {
     said.push(...chunk.toString('utf8').split('\n').filter(Boolean))
