@@ -10,6 +10,7 @@
  */
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
+import { runCommandCheck } from '../src/agent-check/command-conformance.ts'
 import { startModelServer, type ModelServer } from '../fixtures/model-server/index.ts'
 import { ensureAgentImage } from '../src/agent-images/build.ts'
 import { CANCEL_INSTRUCTION, checkConformance } from '../src/agent-check/conformance.ts'
@@ -18,7 +19,7 @@ import { InputError, loadConfig, type LoadedConfig } from '../src/config/index.t
 import { insecureKeyMessage, insecureKeyTransport } from '../src/secrets/key-transport.ts'
 import { dockerClient, dockerStatus, ensureImage, imageDir, imageExists, removeRunContainers, SANDBOX_IMAGES, type SandboxImageName } from '../src/docker/index.ts'
 
-const USAGE = 'usage: npm run agent:check -- <name[:version] | path/to/x.agent.yaml> [--base-url <url> --model <name>] [--env KEY=VALUE]...'
+const USAGE = 'usage: npm run agent:check -- <name[:version] | path/to/x.agent.yaml> [--base-url <url> --model <name>] [--env KEY=VALUE]...\n       npm run agent:check -- --command "<program and its arguments>"'
 
 function fail(message: string): never {
   process.stderr.write(`agent:check: ${message}\n`)
@@ -34,6 +35,7 @@ function parse() {
         model: { type: 'string' },
         env: { type: 'string', multiple: true, default: [] },
         help: { type: 'boolean', short: 'h' },
+        command: { type: 'string' },
       },
     })
   } catch (error) {
@@ -54,6 +56,8 @@ function findSpec(root: string, reference: string, loaded: LoadedConfig): Loaded
 async function main(): Promise<void> {
   const { values, positionals } = parse()
   if (values.help) return void process.stdout.write(`${USAGE}\n`)
+  // A command agent is checked by running it on a small served task.
+  if (values.command !== undefined) return void (process.exitCode = await runCommandCheck(values.command))
   if (positionals.length !== 1) fail(USAGE)
   const root = process.cwd()
   let loaded: LoadedAgentSpec
@@ -122,7 +126,7 @@ async function main(): Promise<void> {
   process.once('SIGINT', () => void cleanup().finally(() => process.exit(130)))
   process.stdout.write(`agent:check ${loaded.ref} (${tag})\n`)
   try {
-    const checks = await checkConformance({
+    const { checks, stopped } = await checkConformance({
       docker,
       loaded,
       tag,
@@ -135,7 +139,7 @@ async function main(): Promise<void> {
     process.stdout.write(
       failed.length === 0
         ? `agent:check: ${loaded.ref} conforms to agentest/v1 (${checks.length} checks)\n`
-        : `agent:check: ${loaded.ref} fails ${failed.length} of ${checks.length} checks: ${failed.map((c) => c.name).join(', ')}\n`,
+        : `agent:check: ${loaded.ref} fails ${failed.length} of ${checks.length} checks: ${failed.map((c) => c.name).join(', ')}${stopped ? `; stopped: ${stopped}` : ''}\n`,
     )
     process.exitCode = failed.length === 0 ? 0 : 1
   } finally {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import type Docker from 'dockerode'
 import { DesktopSandbox } from '../sandbox/desktop/desktop-sandbox.ts'
-import { AgentServerClient, ProtocolError } from '../agent-images/client.ts'
+import { AgentServerClient, ProtocolError, type AgentServerProbe } from '../agent-images/client.ts'
+import { redact } from '../secrets/redact.ts'
 import { PROTOCOL_VERSION, type RunEvent, type RunRequest } from '../agent-images/protocol.ts'
 import { agentPort } from '../schema/agent-image.ts'
 import type { LoadedAgentSpec } from '../agent-images/registry.ts'
@@ -30,21 +31,37 @@ export interface ConformanceOptions {
 export const CANCEL_INSTRUCTION = 'agentest conformance: keep working until you are cancelled.'
 export const RUN_INSTRUCTION = 'agentest conformance: take a step or two, then say you are done.'
 
+/** The checks, in order (a run that stops early names those it did not get to). */
+export const CHECKS = ['container', 'health', 'bad request', 'run stream', 'max_steps', 'screenshots', 'cancel', 'cancelled', 'unknown run'] as const
+
+export interface ConformanceResult {
+  checks: ConformanceCheck[]
+  /**
+   * Why the checks stopped before the last (the agent's server died: every later check would fail
+   * for that alone), or null when they all ran.
+   */
+  stopped: string | null
+}
+
+/** The agent's server died: the checks stop here, with that as the failed check's reason. */
+class ServerDown extends Error {}
+
 /**
  * Checks an agent image against the protocol, as an author would before submitting it: health,
  * a rejected bad request, a full run's stream (every line against the schemas, a final event
- * last), a cancel, and an unknown run id. Each check is reported as it finishes.
+ * last), a cancel, and an unknown run id. Each check is reported as it finishes. A failed check
+ * whose cause is the server's death (its process exited, its container stopped) says so, with
+ * the exit code and the last log lines, and the checks stop there.
  */
-export async function checkConformance(options: ConformanceOptions): Promise<ConformanceCheck[]> {
+export async function checkConformance(options: ConformanceOptions): Promise<ConformanceResult> {
   const checks: ConformanceCheck[] = []
-  const record = (name: string, passed: boolean, detail: string) => {
-    const check = { name, passed, detail }
+  const log = (check: ConformanceCheck) => {
     checks.push(check)
     options.log?.(check)
-    return passed
   }
   const { spec } = options.loaded.spec
   const port = agentPort(options.loaded.spec)
+  const secrets = spec.secrets.map((name) => options.env[name]).filter((value): value is string => Boolean(value))
   let desktop: DesktopSandbox | null = null
   try {
     desktop = await DesktopSandbox.open({
@@ -57,29 +74,51 @@ export async function checkConformance(options: ConformanceOptions): Promise<Con
       limits: { memoryMb: spec.requirements.memory_mb, cpus: spec.requirements.cpus, pids: spec.requirements.pids },
       agentServer: { port, env: options.env },
     })
-    record('container', true, `${options.tag} started as ${desktop.name} with the desktop ready`)
+    log({ name: 'container', passed: true, detail: `${options.tag} started as ${desktop.name} with the desktop ready` })
   } catch (error) {
-    record('container', false, message(error))
-    return checks
+    log({ name: 'container', passed: false, detail: redact(message(error), secrets) })
+    return { checks, stopped: null }
   }
   const sandbox = desktop
+  const probe: AgentServerProbe = {
+    port,
+    logs: async () => redact(await sandbox.logs(), secrets),
+    gone: async () => (await sandbox.whyGone())?.message ?? null,
+    server: () => sandbox.agentServerState(),
+    listening: () => sandbox.listening(),
+  }
   try {
-    const client = new AgentServerClient(`http://127.0.0.1:${await sandbox.publishedPort(port)}`, await sandbox.gateway())
+    const client = new AgentServerClient(`http://127.0.0.1:${await sandbox.publishedPort(port)}`, await sandbox.gateway(), probe)
+    // A failed check first asks whether the server died; if it did, that is the reason, and the end.
+    const record: Report = async (name, passed, detail) => {
+      if (!passed) {
+        const down = await client.down(`during the "${name}" check`)
+        if (down) {
+          log({ name, passed, detail: redact(down.message, secrets) })
+          throw new ServerDown(down.message)
+        }
+      }
+      log({ name, passed, detail: redact(detail, secrets) })
+      return passed
+    }
     const started = Date.now()
     try {
-      await client.waitHealthy(spec.health.path, spec.health.timeout_ms, {
-        logs: () => sandbox.logs(),
-        gone: async () => ((await sandbox.isRunning()) ? null : 'the container stopped'),
-      })
-      record('health', true, `GET ${spec.health.path} answered 2xx after ${((Date.now() - started) / 1000).toFixed(1)} s`)
+      await client.waitHealthy(spec.health.path, spec.health.timeout_ms)
+      await record('health', true, `GET ${spec.health.path} answered 2xx after ${((Date.now() - started) / 1000).toFixed(1)} s`)
     } catch (error) {
-      record('health', false, message(error))
-      return checks
+      // Every later check needs a healthy server: the reason (an exit, a loopback bind) is in the message.
+      log({ name: 'health', passed: false, detail: redact(message(error), secrets) })
+      return { checks, stopped: null }
     }
 
-    const bad = await fetch(new URL('/v1/runs', client.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"protocol":"agentest/v1"}' })
-    await bad.body?.cancel()
-    record('bad request', bad.status === 400, `POST /v1/runs with an incomplete body answered ${bad.status}${bad.status === 400 ? '' : ' (expected 400)'}`)
+    const bad = await fetch(new URL('/v1/runs', client.url), { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{"protocol":"agentest/v1"}' }).then(
+      async (response) => {
+        await response.body?.cancel()
+        return response.status
+      },
+      (error: unknown) => errorText(error),
+    )
+    await record('bad request', bad === 400, `POST /v1/runs with an incomplete body answered ${bad}${bad === 400 ? '' : ' (expected 400)'}`)
 
     // A model server on this machine's loopback is relayed to the container, as in a benchmark run.
     const baseUrl = options.model.base_url ? await client.modelUrl(options.model.base_url) : null
@@ -88,11 +127,16 @@ export async function checkConformance(options: ConformanceOptions): Promise<Con
     await checkCancel(client, relayed, record)
 
     const unknown = await client.cancel(`no-such-run-${randomBytes(3).toString('hex')}`)
-    record('unknown run', unknown === 404, `DELETE /v1/runs/<unknown id> answered ${unknown ?? 'nothing'}${unknown === 404 ? '' : ' (expected 404)'}`)
+    await record('unknown run', unknown === 404, `DELETE /v1/runs/<unknown id> answered ${unknown ?? 'nothing'}${unknown === 404 ? '' : ' (expected 404)'}`)
+    return { checks, stopped: null }
+  } catch (error) {
+    if (!(error instanceof ServerDown)) throw error
+    const last = checks.at(-1)!.name
+    const skipped = CHECKS.slice(CHECKS.indexOf(last as (typeof CHECKS)[number]) + 1)
+    return { checks, stopped: `the agent server died during the "${last}" check${skipped.length ? `, so the checks after it (${skipped.join(', ')}) were not run` : ''}` }
   } finally {
     await sandbox.close()
   }
-  return checks
 }
 
 function request(options: ConformanceOptions, instruction: string, maxSteps: number): RunRequest {
@@ -106,8 +150,8 @@ function request(options: ConformanceOptions, instruction: string, maxSteps: num
   }
 }
 
-/** Records one check's outcome. */
-type Report = (name: string, passed: boolean, detail: string) => boolean
+/** Records one check's outcome (a failure whose cause is the server's death throws, to stop the checks). */
+type Report = (name: string, passed: boolean, detail: string) => Promise<boolean>
 
 async function checkRun(client: AgentServerClient, options: ConformanceOptions, record: Report): Promise<void> {
   const events: RunEvent[] = []
@@ -115,17 +159,17 @@ async function checkRun(client: AgentServerClient, options: ConformanceOptions, 
   try {
     for await (const event of client.run(request(options, RUN_INSTRUCTION, maxSteps), AbortSignal.timeout(120_000))) events.push(event)
   } catch (error) {
-    record('run stream', false, `${message(error)} (after ${events.length} valid event(s))`)
     // As agentest does with a run that broke the protocol: cancel it, so the next check finds no run going.
     await client.cancelActive()
+    await record('run stream', false, `${message(error)} (after ${events.length} valid event(s))`)
     return
   }
   const steps = events.filter((e) => e.type === 'step').length
   const final = events.at(-1)
-  record('run stream', true, `${events.length} line(s), each a valid event; ${steps} step(s), then a final event (${final?.type === 'final' ? final.status : '?'})`)
-  record('max_steps', steps <= maxSteps, `${steps} step(s) with max_steps ${maxSteps}`)
+  await record('run stream', true, `${events.length} line(s), each a valid event; ${steps} step(s), then a final event (${final?.type === 'final' ? final.status : '?'})`)
+  await record('max_steps', steps <= maxSteps, `${steps} step(s) with max_steps ${maxSteps}`)
   const withShot = events.filter((e) => e.type === 'step' && e.screenshot).length
-  record('screenshots', true, `${withShot} of ${steps} step(s) carried a screenshot (agentest takes one for the others)`)
+  await record('screenshots', true, `${withShot} of ${steps} step(s) carried a screenshot (agentest takes one for the others)`)
 }
 
 async function checkCancel(client: AgentServerClient, options: ConformanceOptions, record: Report): Promise<void> {
@@ -139,11 +183,11 @@ async function checkCancel(client: AgentServerClient, options: ConformanceOption
       continue
     }
     if (outcome === 'busy') {
-      record('cancel', false, 'POST /v1/runs answered 409 (a run is still going) for 10 s')
+      await record('cancel', false, 'POST /v1/runs answered 409 (a run is still going) for 10 s')
       return
     }
-    record('cancel', outcome.status !== null && outcome.status >= 200 && outcome.status < 300, `DELETE /v1/runs/{id} answered ${outcome.status ?? 'nothing'}`)
-    record('cancelled', outcome.cancelled === true, outcome.cancelled === true ? 'the stream ended with a final event of status "cancelled"' : outcome.cancelled)
+    await record('cancel', outcome.status !== null && outcome.status >= 200 && outcome.status < 300, `DELETE /v1/runs/{id} answered ${outcome.status ?? 'nothing'}`)
+    await record('cancelled', outcome.cancelled === true, outcome.cancelled === true ? 'the stream ended with a final event of status "cancelled"' : outcome.cancelled)
     return
   }
 }
@@ -172,6 +216,11 @@ async function cancelOnce(client: AgentServerClient, options: ConformanceOptions
   if (outcome instanceof Error) return { status, cancelled: message(outcome) }
   if (final?.type === 'final' && final.status === 'cancelled') return { status, cancelled: true }
   return { status, cancelled: `the stream ended with ${final ? JSON.stringify(final).slice(0, 120) : 'no event'} (expected a final event of status "cancelled")` }
+}
+
+function errorText(error: unknown): string {
+  const cause = error instanceof Error ? (error as { cause?: unknown }).cause : null
+  return `no answer (${cause instanceof Error ? cause.message : message(error)})`
 }
 
 function message(error: unknown): string {

@@ -34,6 +34,13 @@ export interface AgentContext {
   modelCache?: ModelCacheSettings | null
   /** Writes the task's transcript.jsonl: model agents pass it to createClient. */
   transcript?: TranscriptHandle | null
+  /**
+   * The task's own browser over the Chrome DevTools Protocol (`ws://127.0.0.1:<port>/devtools/browser/<id>`),
+   * for a browser task whose agent sets `options.cdp: true`: connect a framework to it
+   * (Playwright's `chromium.connectOverCDP`) and drive it; the harness records its navigations and
+   * the screen. Absent (or null) otherwise. It takes connections for the agent's turn only.
+   */
+  cdpUrl?: string | null
 }
 
 /**

@@ -51,7 +51,8 @@ export async function serveComputer(context: ServedContext, options: ServeOption
       const parsed = ActionRequest.safeParse(await c.req.json().catch(() => undefined))
       if (!parsed.success) return c.json({ error: 'invalid_action', message: parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ') }, 400)
       const { thought, ...action } = parsed.data
-      if (!servedActions(served.computer).some((a) => a.type === action.type) && action.type !== 'screenshot') {
+      if (action.type === 'screenshot') return c.json({ error: 'invalid_action', message: 'a screenshot is not an action: GET /v1/screenshot' }, 400)
+      if (!servedActions(served.computer).some((a) => a.type === action.type)) {
         return c.json({ error: 'invalid_action', message: `this ${served.computer.environment} computer has no "${action.type}" action` }, 400)
       }
       return c.json(await served.act(action, thought))

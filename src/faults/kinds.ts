@@ -28,6 +28,12 @@ export const FaultKind = z.enum([
   'worker_killed',
   /** The sandbox could not be started (an image, a container, a browser context). */
   'sandbox_start',
+  /**
+   * A packaged agent's server did not come up in its started container: it exited, never
+   * answered its health path, or listens where the harness cannot reach it (127.0.0.1 inside
+   * the container). The agent's own doing: in the rates, and not retried.
+   */
+  'agent_start',
 ])
 export type FaultKind = z.infer<typeof FaultKind>
 
@@ -41,6 +47,7 @@ export const FAULT_DESCRIPTIONS: Record<FaultKind, string> = {
   docker_unreachable: 'the Docker engine stopped answering',
   worker_killed: 'the Vitest worker died',
   sandbox_start: 'the sandbox could not be started',
+  agent_start: "the packaged agent's server did not start",
 }
 
 /** A fault's kind and what happened, as a record's `error` holds it. */
@@ -60,6 +67,8 @@ export function isFaultKind(kind: string | null | undefined): kind is FaultKind 
  * `out_of_memory` (and `disk_limit`) is not here: the container's memory limit is a budget of the task, as its step
  * limit is, and what fills it is what the agent opened and ran there (a process of the agent's user
  * that allocates until the kernel kills it would otherwise be a way out of any task it is failing).
+ * `agent_start` is not here either: the container and its desktop started, and the packaged agent's
+ * own server is what exited, never answered, or listened where it cannot be reached.
  * `sandbox_gone` cannot be the agent's making: once the desktop is up its container is held by a
  * root process (the image's entrypoint) that the agent's user cannot signal, so an agent that kills
  * its own desktop fails its checks instead. In an image without the observer (not built on
@@ -84,6 +93,18 @@ const NOT_THE_AGENTS_DOING: ReadonlySet<FaultKind> = new Set<FaultKind>([
  */
 const REQUEST_REFUSED = new Set([400, 413, 422])
 const MODEL_STATUS = /\bfailed(?: \((\d{3})\))?: (?:(\d{3})\b)?/
+
+/**
+ * A packaged agent's server failed to start in a container that did (agent_start): the agent's
+ * fault, so its start is not retried as the machine's would be. The fault is read from the
+ * message, so scrubbing the message of secrets (redactError) scrubs the fault too.
+ */
+export class AgentStartError extends Error {
+  override name = 'AgentStartError'
+  get fault(): Fault {
+    return { kind: 'agent_start', message: this.message }
+  }
+}
 
 /** Whether a record's error is a fault that the infrastructure or the provider caused, not the agent. */
 export function isNotAgentsDoing(error: { kind: string; message: string } | null): boolean {

@@ -13,6 +13,8 @@ export const CommandOptions = z
     cwd: z.string().min(1).optional(),
     /** How long the program may take to exit after it called finish, before it is stopped. */
     exit_grace_ms: z.number().int().min(0).max(60_000).default(5_000),
+    /** Ask for a browser of the task's own over CDP (browser tasks): its endpoint is AGENTEST_CDP_URL. */
+    cdp: z.boolean().default(false),
     /** Settings of the program's own, handed over as JSON in AGENTEST_OPTIONS. */
     settings: z.record(z.string(), z.unknown()).default({}),
   })

@@ -4,6 +4,7 @@ import { agentTaskOf } from '../agents/task.ts'
 import { sealComputer } from '../computer/sealed.ts'
 import type { TestCase } from '../schema/task.ts'
 import type { TaskSandbox } from '../sandbox/kind.ts'
+import { cdpTurnOf } from '../sandbox/browser/cdp-turn.ts'
 import type { ModelTranscript } from '../transcript/transcript.ts'
 import type { Recorder } from '../trajectory/recorder.ts'
 import { BlockedUrlError, SandboxGoneError, StepLimitError, TaskAbortedError, type RecordingComputer } from '../trajectory/recording-computer.ts'
@@ -36,6 +37,9 @@ export interface AgentAccessParts {
 export function sealedAgentContext(parts: AgentAccessParts): AgentContext {
   const { harness, testCase, computer, recorder, transcript } = parts
   const { config } = harness.run
+  // An agent that drives the browser over CDP: its turn is recorded from here (src/sandbox/browser/cdp-turn.ts).
+  const cdp = cdpTurnOf(parts.sandbox)
+  const cdpUrl = cdp?.begin({ recorder, maxSteps: parts.maxSteps, signal: parts.signal })
   return Object.freeze({
     task: agentTaskOf(testCase, {
       environment: computer.environment,
@@ -56,6 +60,7 @@ export function sealedAgentContext(parts: AgentAccessParts): AgentContext {
           epoch: testCase.epoch,
         }
       : null,
+    ...(cdpUrl ? { cdpUrl } : {}),
   })
 }
 

@@ -1,7 +1,7 @@
 import { TaskAbortedError } from '../trajectory/recording-computer.ts'
 import type { TaskSandbox } from './sandboxes.ts'
 import { SandboxUnavailable } from './sandboxes.ts'
-import { errorLine, type Fault } from '../faults/kinds.ts'
+import { AgentStartError, errorLine, type Fault } from '../faults/kinds.ts'
 
 /** The sandbox could not be started, after every retry; `retries` are the tries before the last. */
 export class SandboxStartError extends Error {
@@ -17,7 +17,9 @@ export class SandboxStartError extends Error {
 /**
  * Starts a task's sandbox, and starts it again (up to `retries` times) when it fails or is
  * already dead before the agent gets it: both are the machine's faults, never the agent's.
- * A sandbox that cannot exist here (SandboxUnavailable: no engine, no image) is not retried.
+ * A sandbox that cannot exist here (SandboxUnavailable: no engine, no image) is not retried, nor
+ * is a packaged agent's server that failed in a container that started (AgentStartError): that
+ * is the agent's own fault, and would fail the same way again.
  */
 export async function openWithRetries(
   open: () => Promise<TaskSandbox>,
@@ -35,6 +37,7 @@ export async function openWithRetries(
     } catch (error) {
       // Nothing to retry: no sandbox can exist here, or the task was stopped before it started.
       if (error instanceof SandboxUnavailable || error instanceof TaskAbortedError) throw error
+      if (error instanceof AgentStartError) throw new SandboxStartError(error.fault, failed)
       fault = await options.classify(error)
     }
     if (failed.length >= options.retries || options.signal.aborted) throw new SandboxStartError(fault, failed)

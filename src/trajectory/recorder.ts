@@ -123,8 +123,13 @@ export class Recorder {
 
   /** Appends text to a file of the task's folder (an agent's log), scrubbed of the run's secrets. */
   async appendText(name: string, text: string): Promise<string> {
-    return this.saveFile(name, redact(text, this.secrets), 'append')
+    // Appends to one file wait for each other, so lines land in the order they were written.
+    const previous = this.appends.get(name) ?? Promise.resolve('')
+    const next = previous.catch(() => '').then(() => this.saveFile(name, redact(text, this.secrets), 'append'))
+    this.appends.set(name, next)
+    return next
   }
+  private readonly appends = new Map<string, Promise<string>>()
 
   /** Saves JSON evidence under the task's folder; returns its path relative to the run folder. */
   async saveJson(name: string, value: unknown): Promise<string> {

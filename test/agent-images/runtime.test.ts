@@ -161,6 +161,7 @@ describe.skipIf(noDocker)('packaged agents on a real engine', { timeout: 600_000
         resultsDir: dir,
         agentServer: client,
         report: (step) => computer.recordReported(step.action, step.error),
+        log: async () => {},
       },
     )
     await expect.poll(() => server!.requests.length, { timeout: 30_000 }).toBe(1)

@@ -1,4 +1,4 @@
-import { describe, expect, test } from 'vitest'
+import { describe, expect, test, type ExpectStatic } from 'vitest'
 import { expectAnswer, mentions, numbersIn } from '../../src/checks/answer.ts'
 import { checksOf } from './record-checks.ts'
 import '../../src/grading/matchers.ts'
@@ -37,18 +37,18 @@ describe('answers name one candidate', () => {
   })
 
   test('a failure reads forward: what the answer lacks or wrongly names, and what it said', () => {
-    const failure = (answer: string | null, check: (e: ReturnType<typeof expect>) => void) => {
+    const failure = (answer: string | null, check: (e: ExpectStatic) => void) => {
       try {
-        check(expect(answer))
+        check(((_: unknown) => expect(answer)) as unknown as ExpectStatic)
       } catch (error) {
         return (error as Error).message
       }
       return null
     }
-    expect(failure(null, (e) => e.toNameEvery(['Cedar']))).toBe('the answer does not name Cedar (no answer was given)')
-    expect(failure('Pine, I think', (e) => e.toNameEvery(['Cedar', 13]))).toBe('the answer does not name Cedar, 13 (it said: "Pine, I think")')
-    expect(failure('Cedar or Pine', (e) => e.toNameNone(['Pine', 'Oak']))).toBe('the answer also names Pine, which the right answer does not (it said: "Cedar or Pine")')
-    expect(failure('Cedar', (e) => e.toNameEvery(['Cedar']))).toBeNull()
-    expect(failure('Cedar', (e) => e.toNameNone(['Pine']))).toBeNull()
+    expect(failure(null, (e) => e(null).toNameEvery(['Cedar']))).toBe('the answer does not name Cedar (no answer was given)')
+    expect(failure('Pine, I think', (e) => e(null).toNameEvery(['Cedar', 13]))).toBe('the answer does not name Cedar, 13 (it said: "Pine, I think")')
+    expect(failure('Cedar or Pine', (e) => e(null).toNameNone(['Pine', 'Oak']))).toBe('the answer also names Pine, which the right answer does not (it said: "Cedar or Pine")')
+    expect(failure('Cedar', (e) => e(null).toNameEvery(['Cedar']))).toBeNull()
+    expect(failure('Cedar', (e) => e(null).toNameNone(['Pine']))).toBeNull()
   })
 })

@@ -106,7 +106,7 @@ describe('loadConfig', () => {
   test('a command agent is declared by name under agents:, its folder the config file\'s; its options are checked', () => {
     const dir = folderWith('agent: { name: my-py }\nagents:\n  my-py: { command: [python3, agent.py], settings: { fast: true } }\n')
     const loaded = loadConfig(dir, {})
-    expect(loaded.agentCommands).toEqual({ 'my-py': { command: ['python3', 'agent.py'], pass_env: [], cwd: dir, exit_grace_ms: 5000, settings: { fast: true } } })
+    expect(loaded.agentCommands).toEqual({ 'my-py': { command: ['python3', 'agent.py'], pass_env: [], cwd: dir, exit_grace_ms: 5000, cdp: false, settings: { fast: true } } })
     expect(loaded.agentModules).toEqual({})
     writeFileSync(join(dir, 'agentest.config.yaml'), 'agents:\n  my-py: { command: [] }\n')
     expect(errorOf(() => loadConfig(dir, {}))).toMatch(/^agentest\.config\.yaml: agents\.my-py/)

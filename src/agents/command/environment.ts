@@ -30,6 +30,8 @@ export function programEnvironment(context: AgentContext, served: ServedComputer
     AGENTEST_MCP_URL: served.mcpUrl,
     AGENTEST_API_URL: served.apiUrl,
     AGENTEST_TOKEN: served.token,
+    // A browser of the task's own over CDP, when the agent asked for one (options.cdp).
+    AGENTEST_CDP_URL: context.cdpUrl ?? '',
     AGENTEST_MODEL: config.model ?? '',
     AGENTEST_MODEL_BASE_URL: config.base_url ?? '',
     AGENTEST_API_KEY_ENV: config.api_key_env,

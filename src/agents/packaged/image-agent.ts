@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto'
 import { defineHarnessAgent, type AgentContext, type AgentOutcome, type HarnessAccess } from '../agent.ts'
 import { StepLimitError, TaskAbortedError, abortReason } from '../../trajectory/recording-computer.ts'
-import { ProtocolError } from '../../agent-images/client.ts'
-import { PROTOCOL_VERSION, type FinalEvent, type RunRequest } from '../../agent-images/protocol.ts'
+import { CANCEL_WAIT_MS, ProtocolError } from '../../agent-images/client.ts'
+import { PROTOCOL_VERSION, type FinalEvent, type RunEvent, type RunRequest } from '../../agent-images/protocol.ts'
 
 /**
  * A packaged agent (agent: { name: image, spec: name:version }): its server runs in the task's
@@ -26,16 +26,41 @@ export const imageAgent = defineHarnessAgent({
       display: { name: ':99', ...context.computer.dimensions },
       options: context.config.options,
     }
-    // On a timeout or Ctrl-C the agent is told to stop at once; the container goes after.
-    const onAbort = () => void server.cancelActive()
-    context.signal.addEventListener('abort', onAbort, { once: true })
+    // On a timeout or Ctrl-C the agent is told to stop at once, and has CANCEL_WAIT_MS to end its
+    // stream as cancelled (whether it did is on record: AgentServerClient.cancelOutcome); then the
+    // stream is closed, and the container goes after.
     const stream = new AbortController()
+    let closing: NodeJS.Timeout | null = null
+    const onAbort = () => {
+      void server.cancelActive()
+      closing = setTimeout(() => stream.abort(), CANCEL_WAIT_MS)
+    }
+    context.signal.addEventListener('abort', onAbort, { once: true })
+    const events = server.run(request, stream.signal)
     try {
-      for await (const event of server.run(request, stream.signal)) {
+      for (;;) {
+        let next: IteratorResult<RunEvent>
+        try {
+          next = await events.next()
+        } catch (error) {
+          // A stream that broke (rather than one that said something wrong) because the server
+          // died says so, with its exit code and last log lines.
+          const broke = !(error instanceof ProtocolError) || /^the stream ended/.test(error.message)
+          throw context.signal.aborted || !broke ? error : ((await server.down('mid-run')) ?? error)
+        }
+        if (next.done) break
+        const event = next.value
+        // Stopped: nothing more is recorded; the stream is read until the agent ends it.
+        if (context.signal.aborted) {
+          if (event.type === 'final') break
+          continue
+        }
         if (event.type === 'step') {
           if (event.thought) context.think(event.thought)
           // The agent's own picture (event.screenshot) is not evidence: the harness takes one.
           await report({ action: event.action, error: event.error ?? null }).catch((error: unknown) => {
+            // Stopped while this step was recorded: the stream is read on, as above.
+            if (context.signal.aborted) return
             if (!(error instanceof StepLimitError)) throw error
             throw new StepLimitError(`the agent reported a step past max_steps (${context.task.max_steps}); its run was cancelled`)
           })
@@ -43,6 +68,7 @@ export const imageAgent = defineHarnessAgent({
         }
         return finish(event, context)
       }
+      if (context.signal.aborted) throw new TaskAbortedError(abortReason(context.signal))
       throw new ProtocolError('the stream ended without a final event')
     } catch (error) {
       if (context.signal.aborted) throw new TaskAbortedError(abortReason(context.signal))
@@ -51,7 +77,9 @@ export const imageAgent = defineHarnessAgent({
       throw error
     } finally {
       context.signal.removeEventListener('abort', onAbort)
+      if (closing) clearTimeout(closing)
       stream.abort()
+      void events.return(undefined).catch(() => undefined)
     }
   },
 })

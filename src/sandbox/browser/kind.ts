@@ -7,6 +7,7 @@ import { BrowserUi } from '../../reference/browser-ui.ts'
 import { SandboxUnavailable, type SandboxKind, type SandboxRequest, type TaskSandbox } from '../kind.ts'
 import { appKit, type AppView } from './app-kit.ts'
 import { BrowserSandbox } from './browser-sandbox.ts'
+import { registerCdpTurn } from './cdp-turn.ts'
 
 /** The web app of a browser task: where it runs and its graded state. */
 export interface WebApp {
@@ -59,19 +60,27 @@ export const browserKind: SandboxKind<BrowserParts> = {
 async function openBrowser({ taskId, fields, services }: SandboxRequest): Promise<TaskSandbox<BrowserParts>> {
   const { run } = services
   const appName = fields.app!
-  if (run.agent_image) throw new SandboxUnavailable(`the packaged agent ${run.agent_image.ref} runs in desktop containers; ${taskId} is a browser task`)
+  if (run.agent_image) {
+    // Said on the console too: a skip's reason is otherwise only in the task's record.
+    const reason = `the packaged agent ${run.agent_image.ref} runs in desktop containers; ${taskId} is a browser task`
+    process.stderr.write(`agentest: skipped ${taskId}: ${reason}\n`)
+    throw new SandboxUnavailable(reason)
+  }
   const environment = declaredEnvironments(run.config)[appName]
   if (!environment) throw new SandboxUnavailable(undeclaredEnvironment(appName))
   const url = await services.appUrl(appName)
   const contract = environment.state
-  const browser = await BrowserSandbox.open({
-    browser: await services.browser(),
+  const confinement = {
     config: run.config.browser,
     origins: [url],
     allowHosts: environment.allow_hosts,
     // The grading endpoints are the harness's, never the agent's.
     blocklist: contract ? [`${url}${contract.config_path}`, `${url}${contract.finish_path}`] : [],
-  })
+  }
+  // An agent that drives the browser over CDP gets a browser of its own, never the worker's.
+  const browser = wantsCdp(run.config.agent.options)
+    ? await BrowserSandbox.launchForCdp({ ...confinement, stepScreenshots: run.config.run.step_screenshots })
+    : await BrowserSandbox.open({ ...confinement, browser: await services.browser() })
   const client = contract ? new StateClient(appName, url, contract, browser.context.request) : null
   const kit = appKit(appName)
   try {
@@ -94,8 +103,9 @@ async function openBrowser({ taskId, fields, services }: SandboxRequest): Promis
       return kit.view(await state())
     },
   }
-  return {
-    computer: browser.computer,
+  const sandbox: TaskSandbox<BrowserParts> = {
+    // Over CDP, the Computer tells the turn when its own actions navigate (they are its steps).
+    computer: browser.cdp?.computer ?? browser.computer,
     parts: {
       app,
       get page() {
@@ -116,7 +126,21 @@ async function openBrowser({ taskId, fields, services }: SandboxRequest): Promis
     },
     finalUrl: () => browser.page.url(),
     close: () => browser.close(),
+    // Nothing of a CDP agent's keeps acting on the browser into the checks.
+    ...(browser.cdp ? { turnEnds: () => browser.cdp!.end() } : {}),
   }
+  if (browser.cdp) registerCdpTurn(sandbox, browser.cdp)
+  return sandbox
+}
+
+/**
+ * `agent.options.cdp`: whether the agent is handed a CDP endpoint of the task's browser (see
+ * cdp-turn.ts). Another value is not guessed at: the task cannot run as asked, and says why.
+ */
+function wantsCdp(options: Record<string, unknown> | undefined): boolean {
+  const cdp = options?.cdp
+  if (cdp === undefined || typeof cdp === 'boolean') return cdp === true
+  throw new SandboxUnavailable(`agent.options.cdp is true or false, not ${JSON.stringify(cdp)}`)
 }
 
 /** The clone's fault when it no longer answers HTTP at all (any status is an answer). */

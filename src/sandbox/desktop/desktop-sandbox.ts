@@ -9,6 +9,7 @@ import { readFileFrom, writeFileTo } from '../../docker/archive.ts'
 import { errorLine, type Fault } from '../../faults/kinds.ts'
 import { DesktopObserver } from '../../observer/observer.ts'
 import type { ShellUser } from '../kind.ts'
+import { parseListeners, type Listener } from '../../agent-images/listeners.ts'
 
 export interface DesktopLimits {
   memoryMb: number
@@ -187,8 +188,9 @@ export class DesktopSandbox {
       // or, in an image with the observer, started by its entrypoint as root and dropped to the
       // agent before anything else runs (the entrypoint is forced, so an image cannot skip that).
       User: observed ? 'root' : USER,
-      // Setting the entrypoint clears the image's CMD (a packaged agent's server): it is passed on.
-      ...(observed ? { Entrypoint: [OBSERVER_ENTRYPOINT], Cmd: imageConfig?.Cmd ?? [] } : {}),
+      // Setting the entrypoint clears the image's CMD (a packaged agent's server): it is passed on,
+      // in a shell that logs how the server ended.
+      ...(observed ? { Entrypoint: [OBSERVER_ENTRYPOINT], Cmd: agent ? serverCommand(imageConfig?.Cmd ?? []) : (imageConfig?.Cmd ?? []) } : {}),
       Labels: containerLabels(options.runId, taskLabel),
       Env: Object.entries({ ...agent?.env, ...DISPLAY_ENV }).map(([k, v]) => `${k}=${v}`),
       ...(portKey ? { ExposedPorts: { [portKey]: {} } } : {}),
@@ -300,11 +302,35 @@ export class DesktopSandbox {
     return networks.find((network) => network.Gateway)?.Gateway ?? null
   }
 
-  /** The container's last log lines (its main process's stdout and stderr). */
+  /** The container's last log lines (its main process's stdout and stderr), without the line that says how the agent's server ended. */
   async logs(tail = 20): Promise<string> {
-    const raw = await this.container.logs({ stdout: true, stderr: true, tail, follow: false }).catch(() => null)
+    const raw = await this.container.logs({ stdout: true, stderr: true, tail: tail + 1, follow: false }).catch(() => null)
     if (!raw) return ''
-    return demuxLogs(Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw))).trim()
+    const lines = demuxLogs(Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw))).trim().split('\n')
+    return lines.filter((line) => !SERVER_EXIT_LINE.test(line)).slice(-tail).join('\n').trim()
+  }
+
+  /**
+   * How the packaged agent's server is doing: running, or exited with its code (from the line its
+   * starting shell logs, see serverCommand); null when that cannot be told (no note of its pid:
+   * an image without the observer, or a desktop still starting). Read as root, through the
+   * desktop's command channel: the pid is noted where only root reads.
+   */
+  async agentServerState(): Promise<{ running: true } | { running: false; code: number | null } | null> {
+    const probe = await this.command(['sh', '-c', SERVER_STATE], 5_000).catch(() => null)
+    const said = probe?.stdout.toString().trim()
+    if (said === 'running') return { running: true }
+    if (said !== 'gone') return null
+    const raw = await this.container.logs({ stdout: true, stderr: true, tail: 200, follow: false }).catch(() => null)
+    const text = raw ? demuxLogs(Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw))) : ''
+    const code = [...text.matchAll(SERVER_EXIT)].at(-1)?.[1]
+    return { running: false, code: code === undefined ? null : Number(code) }
+  }
+
+  /** The TCP sockets listening inside the container (its kernel's tables, read as root); null when unreadable. */
+  async listening(): Promise<Listener[] | null> {
+    const read = await this.command(['sh', '-c', 'cat /proc/net/tcp /proc/net/tcp6 2>/dev/null; true'], 5_000).catch(() => null)
+    return read ? parseListeners(read.stdout.toString()) : null
   }
 
   /** Whether the container is still running (a killed one is not). */
@@ -484,6 +510,29 @@ const PREPARE_SCRIPT = [
   '  done',
   'fi',
   'now; echo "settled $(( t - t0 ))"',
+].join('\n')
+
+/**
+ * A packaged agent's server command, run by the entrypoint (as the agent) in a shell that logs
+ * its exit code when it ends (128+n for signal n: 137 is SIGKILL). The server is not the
+ * container's main process, and init, which reaps it, keeps no exit status to ask for.
+ */
+function serverCommand(cmd: string[]): string[] {
+  if (cmd.length === 0) return cmd
+  return ['/bin/sh', '-c', '"$@"; code=$?; echo "agentest-desktop: the agent server exited with code $code" >&2; exit $code', 'agentest-agent-server', ...cmd]
+}
+const SERVER_EXIT = /^agentest-desktop: the agent server exited with code (\d+)$/gm
+const SERVER_EXIT_LINE = /^agentest-desktop: the agent server exited with code \d+$/
+
+/**
+ * Whether the process the entrypoint noted as the agent's server still runs (`running`), has
+ * ended (`gone`: no such process, or a zombie init has yet to reap), or is not noted (`unknown`).
+ */
+const SERVER_STATE = [
+  'p=$(cat /run/agentest/agent-server.pid 2>/dev/null)',
+  'case "$p" in ""|*[!0-9]*) echo unknown; exit 0;; esac',
+  's=$(sed -n "s/^State:[[:space:]]*\\([A-Z]\\).*/\\1/p" /proc/$p/status 2>/dev/null)',
+  'case "$s" in ""|Z|X) echo gone;; *) echo running;; esac',
 ].join('\n')
 
 /** agentest-<task>-<8 hex digits>: the task's id with what Docker refuses in a name replaced. */

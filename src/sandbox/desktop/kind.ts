@@ -1,9 +1,9 @@
 import { observedRecord } from '../../observer/record.ts'
 import type { DesktopObserver } from '../../observer/observer.ts'
-import { AgentServerClient } from '../../agent-images/client.ts'
+import { AgentServerClient, type AgentServerProbe } from '../../agent-images/client.ts'
 import { agentPort } from '../../schema/agent-image.ts'
 import type { ResolvedRun } from '../../schema/config.ts'
-import { redactError } from '../../secrets/redact.ts'
+import { redact, redactError } from '../../secrets/redact.ts'
 import { errorLine } from '../../faults/kinds.ts'
 import { DesktopImageError, desktopImageRef } from '../../docker/task-images.ts'
 import { SandboxUnavailable, type SandboxKind, type SandboxRequest, type SandboxServices, type TaskSandbox } from '../kind.ts'
@@ -77,11 +77,8 @@ async function openDesktop({ taskId, taskFile, fields, services }: SandboxReques
   let agentServer: AgentServerClient | null = null
   if (packaged) {
     try {
-      agentServer = new AgentServerClient(`http://127.0.0.1:${await desktop.publishedPort(packaged.server.port)}`, await desktop.gateway())
-      await agentServer.waitHealthy(packaged.health.path, packaged.health.timeout_ms, {
-        logs: () => desktop.logs(),
-        gone: async () => (await desktop.whyGone())?.message ?? null,
-      })
+      agentServer = new AgentServerClient(`http://127.0.0.1:${await desktop.publishedPort(packaged.server.port)}`, await desktop.gateway(), agentServerProbe(desktop, packaged.server.port, services))
+      await agentServer.waitHealthy(packaged.health.path, packaged.health.timeout_ms)
     } catch (error) {
       disk.stop()
       await desktop.close()
@@ -100,7 +97,12 @@ async function openDesktop({ taskId, taskFile, fields, services }: SandboxReques
     // What the agent's processes do is recorded from here on, as root; an observer that cannot
     // start leaves the checks that need it failing with why.
     turnStarts: () => desktop.observer.start(),
-    turnEnds: (note) => endTurn(desktop, note),
+    // A packaged agent that was cancelled (its timeout, Ctrl-C) has its few seconds to stop by
+    // itself, and whether it did is judged, before its processes are stopped.
+    turnEnds: async (note) => {
+      await agentServer?.cancelOutcome().catch(() => null)
+      return endTurn(desktop, note)
+    },
     whyFailed: () => desktop.oomKilled(),
     // The observer's record of what the agent's processes ran and changed (none without one).
     async saveEvidence(recorder) {
@@ -120,6 +122,21 @@ async function openDesktop({ taskId, taskFile, fields, services }: SandboxReques
       // Nothing waits for the removal: the record does not need the container gone.
       services.later(() => desktop.close())
     },
+  }
+}
+
+/**
+ * What the harness sees of a packaged agent's server in its container, for the messages of a
+ * server that died or cannot be reached: its log lines (scrubbed of the run's secrets: they may
+ * echo them), whether the container or the server's process ended, and what listens inside.
+ */
+function agentServerProbe(desktop: DesktopSandbox, port: number, services: SandboxServices): AgentServerProbe {
+  return {
+    port,
+    logs: async () => redact(await desktop.logs(), services.secrets()),
+    gone: async () => (await desktop.whyGone())?.message ?? null,
+    server: () => desktop.agentServerState(),
+    listening: () => desktop.listening(),
   }
 }
 
