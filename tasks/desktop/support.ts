@@ -152,8 +152,9 @@ export async function untilWindow(desktop: Desktop, title: RegExp, timeoutMs = 3
 /**
  * Waits until a shell test succeeds in the container (a file was saved, a folder exists). It
  * looks as the agent would, so `~` is the agent's home (a check's shell runs as root).
+ * A minute: under a full test run an xterm once took more than 30 s to appear.
  */
-export async function untilShell(desktop: Desktop, test: string, timeoutMs = 30_000): Promise<void> {
+export async function untilShell(desktop: Desktop, test: string, timeoutMs = 60_000): Promise<void> {
   await waitFor(() => `\`${test}\``, async () => (await desktop.shell(test, 10_000, 'agent')).exitCode === 0, timeoutMs)
 }
 

@@ -11,7 +11,8 @@ import { OmnizonSteps } from '../../fixtures/apps/omnizon/steps.ts'
 import { chromiumArgs, findBrowser } from '../../src/sandbox/browser/find-browser.ts'
 
 // The task author's API (`ui`, `shop`) over a real Omnizon in a real Chromium.
-describe('the author API reads what a shopper sees and honours what it is given', () => {
+// Each test drives a real browser: on a loaded 2-core machine one took over 30 s.
+describe('the author API reads what a shopper sees and honours what it is given', { timeout: 90_000 }, () => {
   let server: OmnizonServer
   let browser: Browser
   let context: BrowserContext | undefined
