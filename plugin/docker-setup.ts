@@ -82,14 +82,15 @@ async function prepareAgentImage(
     process.exit(1)
   }
   const { spec } = agentImage.spec
-  const baseTag = images[spec.base]
-  if (!baseTag) stop(`${agentImage.shown}: spec.base: ${spec.base} is not a sandbox image (known: ${Object.keys(images).join(', ')})`)
+  // A served agent may name no base; one that names a base is built on it, as any other.
+  const baseTag = spec.base ? images[spec.base] : null
+  if (spec.base && !baseTag) stop(`${agentImage.shown}: spec.base: ${spec.base} is not a sandbox image (known: ${Object.keys(images).join(', ')})`)
   const refused = spec.secrets.findIndex((name) => !allowSecrets.includes(name))
   if (refused >= 0) stop(`${agentImage.shown}: spec.secrets[${refused}]: ${spec.secrets[refused]} is not allowed by agent_images.allow_secrets`)
   const missing = spec.secrets.filter((name) => process.env[name] === undefined)
   if (missing.length) stop(`${agentImage.shown}: spec.secrets: ${missing.join(', ')} not set in the environment`)
   try {
-    return await ensureAgentImage(docker, agentImage, baseTag!, log)
+    return await ensureAgentImage(docker, agentImage, baseTag ?? null, log)
   } catch (error) {
     return stop(error instanceof Error ? error.message : String(error))
   }

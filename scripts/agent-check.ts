@@ -10,7 +10,7 @@
  */
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { runCommandCheck } from '../src/agent-check/command-conformance.ts'
+import { runCommandCheck, scriptedCheckModel } from '../src/agent-check/command-conformance.ts'
 import { startModelServer, type ModelServer } from '../fixtures/model-server/index.ts'
 import { ensureAgentImage } from '../src/agent-images/build.ts'
 import { CANCEL_INSTRUCTION, checkConformance } from '../src/agent-check/conformance.ts'
@@ -87,25 +87,20 @@ async function main(): Promise<void> {
   if (!status.available) fail(`no Docker engine: ${status.reason}`)
   const log = (line: string) => process.stdout.write(`  ${line}\n`)
   const { spec } = loaded.spec
-  const baseTag =
-    spec.base in SANDBOX_IMAGES
+  const baseTag = !spec.base
+    ? null
+    : spec.base in SANDBOX_IMAGES
       ? await ensureImage(docker, spec.base, imageDir(root, spec.base as SandboxImageName), log)
       : `${spec.base}:latest`
-  if (!(await imageExists(docker, baseTag))) fail(`${loaded.shown}: spec.base: no image ${baseTag} here`)
+  if (baseTag && !(await imageExists(docker, baseTag))) fail(`${loaded.shown}: spec.base: no image ${baseTag} here`)
   const tag = await ensureAgentImage(docker, loaded, baseTag, log).catch((error: unknown) => fail(error instanceof Error ? error.message : String(error)))
 
   let server: ModelServer | null = null
   let model = { base_url: values['base-url'] ?? '', name: values.model ?? '', api_key_env: 'OPENAI_API_KEY' as string | null }
   if (!values['base-url']) {
     // On loopback only: the agent reaches it through the harness's relay, as it would reach Ollama.
-    server = await startModelServer({
-      policy: (call) =>
-        call.goal?.includes(CANCEL_INSTRUCTION)
-          ? { delay_ms: 60_000, answer: 'too late' }
-          : call.turn === 0
-            ? { thought: 'conformance: one step', actions: [{ type: 'move', x: 40, y: 40 }] }
-            : { answer: 'done' },
-    })
+    // One action, then done ("finish" where the served tools offer it); the cancelled run's call waits.
+    server = await startModelServer({ policy: scriptedCheckModel(CANCEL_INSTRUCTION) })
     model = { base_url: server.url, name: 'scripted-model', api_key_env: 'OPENAI_API_KEY' }
     log(`model calls go to the scripted model server (a test double) at ${model.base_url}`)
   }

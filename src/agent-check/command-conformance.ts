@@ -5,20 +5,17 @@ import { tmpdir } from 'node:os'
 import { join, resolve } from 'node:path'
 import type { Browser } from 'playwright'
 import { startModelServer, type ModelCall, type ModelServer, type ReplyInput } from '../../fixtures/model-server/index.ts'
-import type { AgentContext } from '../agents/agent.ts'
 import { CommandOptions } from '../agents/command/options.ts'
 import { programEnvironment } from '../agents/command/environment.ts'
 import { ProgramOutput } from '../agents/command/output.ts'
-import { agentTaskOf } from '../agents/task.ts'
-import { serveComputer, type ServedComputer } from '../computer-service/server.ts'
+import type { ServedComputer } from '../computer-service/server.ts'
 import { describeAction, type Computer } from '../computer/computer.ts'
-import { PlaywrightComputer } from '../computer/playwright.ts'
-import { sealComputer } from '../computer/sealed.ts'
 import { connectBrowser } from '../sandbox/index.ts'
-import { AgentConfig, BrowserConfig } from '../schema/config.ts'
+import { BrowserConfig } from '../schema/config.ts'
 import { redact } from '../secrets/redact.ts'
 import { Recorder } from '../trajectory/recorder.ts'
-import { RecordingComputer, TaskAbortedError } from '../trajectory/recording-computer.ts'
+import { servePage } from './served-page.ts'
+import { TaskAbortedError } from '../trajectory/recording-computer.ts'
 
 /** One check's outcome; `detail` is one line. (The same shape as an image's ConformanceCheck.) */
 export interface CommandCheck {
@@ -61,9 +58,6 @@ const EXIT_GRACE_MS = 5_000
 /** The key variable the program is given, with a placeholder: a real key never goes to the scripted model. */
 const KEY_VARIABLE = 'OPENAI_API_KEY'
 
-const PAGE = `<!doctype html><title>agentest agent:check</title>
-<body style="font: 20px sans-serif; margin: 40px"><h1>agentest agent:check</h1>
-<p>A page for the conformance check of a command agent.</p><button>OK</button></body>`
 
 /**
  * Checks a command agent (a program agentest runs once per task, `agent: {name: command}`) the way
@@ -167,12 +161,21 @@ export async function runCommandCheck(commandLine: string, write: (text: string)
 }
 
 /** The scripted model: on the run's task one action, then finish; on the cancelled task no answer for a minute. */
-function scriptedModel(call: ModelCall): ReplyInput {
-  if (holds(call.body, COMMAND_CANCEL_GOAL)) return { delay_ms: 60_000, say: 'too late' }
-  const offered = toolNames(call.body)
-  if (call.turn === 0) return { thought: 'agent:check: one action', actions: [offered.has('move') || !offered.has('click') ? { type: 'move', x: 40, y: 40 } : { type: 'click', x: 40, y: 40 }] }
-  // The served tool is `finish`; a program whose own tool is `answer` (openai-chat's name) gets that.
-  return offered.has('finish') ? { calls: [{ name: 'finish', arguments: { answer: 'done' } }] } : { answer: 'done' }
+const scriptedModel = scriptedCheckModel(COMMAND_CANCEL_GOAL)
+
+/**
+ * The scripted model of a conformance check (a test double): one action on the first turn, then
+ * the answer "done" (as a call of the served `finish` tool where it is offered); a goal holding
+ * `cancelGoal` gets no answer for a minute, so the check can cancel the run while it waits.
+ */
+export function scriptedCheckModel(cancelGoal: string): (call: ModelCall) => ReplyInput {
+  return (call) => {
+    if (holds(call.body, cancelGoal)) return { delay_ms: 60_000, say: 'too late' }
+    const offered = toolNames(call.body)
+    if (call.turn === 0) return { thought: 'agent:check: one action', actions: [offered.has('move') || !offered.has('click') ? { type: 'move', x: 40, y: 40 } : { type: 'click', x: 40, y: 40 }] }
+    // The served tool is `finish`; a program whose own tool is `answer` (openai-chat's name) gets that.
+    return offered.has('finish') ? { calls: [{ name: 'finish', arguments: { answer: 'done' } }] } : { answer: 'done' }
+  }
 }
 
 /** The function names a request offers (Chat Completions or Responses shapes). */
@@ -298,25 +301,20 @@ class Session {
   ) {}
 
   static async start(browser: Browser, model: ModelServer, options: CommandConformanceOptions, task: { id: string; goal: string; key: string; dir: string }): Promise<Session> {
-    const context = await browser.newContext({ viewport: { width: 1280, height: 800 } })
-    const page = await PlaywrightComputer.open(context)
-    await page.page.setContent(PAGE)
-    const recorder = new Recorder(task.dir, task.id, null, [task.key])
-    const abort = new AbortController()
-    const timeoutMs = options.finishTimeoutMs ?? 60_000
     let session: Session | null = null
-    const noticed = noticing(sealComputer(new RecordingComputer(page, recorder, { maxSteps: 5, signal: abort.signal })), () => session?.contact('computer'))
-    const agentContext: AgentContext = {
-      task: agentTaskOf({ id: task.id, task: task.goal }, { environment: 'browser', screen: page.dimensions, maxSteps: 5, timeoutMs }),
-      computer: noticed,
-      signal: abort.signal,
-      think: (thought) => recorder.think(thought),
-      config: AgentConfig.parse({ name: 'command', model: 'scripted-model', base_url: model.url, api_key_env: KEY_VARIABLE, options: {} }),
-    }
+    const page = await servePage(browser, {
+      id: task.id,
+      goal: task.goal,
+      maxSteps: 5,
+      timeoutMs: options.finishTimeoutMs ?? 60_000,
+      dir: task.dir,
+      secrets: [task.key],
+      model: { url: model.url, keyVariable: KEY_VARIABLE },
+      wrap: (computer) => noticing(computer, () => session?.contact('computer')),
+    })
+    const { context: agentContext, recorder, served, abort } = page
     const extra = options.env ?? {}
     const commandOptions = CommandOptions.parse({ command: options.command, pass_env: Object.keys(extra), settings: options.settings ?? {} })
-    const served = await serveComputer(agentContext)
-    served.outcome.catch(() => {})
     const env = programEnvironment(agentContext, served, commandOptions, { ...process.env, ...extra, [KEY_VARIABLE]: task.key })
     const [file, ...args] = options.command
     // Its own process group, as the command agent runs it, so whatever it starts is stopped with it.
@@ -327,7 +325,7 @@ class Session {
     const program = new Program(child, options.command.join(' '), { token: served.token, key: task.key }, logLine)
     session = new Session(program, recorder, served, abort, model, task.goal, async () => {
       await logged
-      await context.close().catch(() => {})
+      await page.close()
     })
     return session
   }
@@ -404,8 +402,6 @@ class Session {
   }
 
   async close(): Promise<void> {
-    await this.served.close()
-    await this.recorder.flush().catch(() => {})
     await this.closeContext()
   }
 }

@@ -14,18 +14,20 @@ export class AgentImageError extends Error {
  * returns its tag. A `build:` spec is built once per change of its context, its Dockerfile
  * arguments or its base; an `image:` spec must be present (or pullable). Either way the image's
  * layers must start with the base's: an agent runs on the task's own image, so the test is fair.
+ * A served agent without a base (`baseTag` null) is built as its Dockerfile says: it acts only
+ * through the served Computer, so what it runs on is its own business.
  */
 export async function ensureAgentImage(
   docker: Docker,
   loaded: LoadedAgentSpec,
-  baseTag: string,
+  baseTag: string | null,
   log: (line: string) => void,
 ): Promise<string> {
   const { spec } = loaded.spec
   let tag: string
   if (spec.build) {
     const context = buildContext(loaded)
-    const buildargs = { ...hostBuildArgs(context, spec.build.dockerfile), ...spec.build.args, BASE_IMAGE: baseTag }
+    const buildargs = { ...hostBuildArgs(context, spec.build.dockerfile), ...spec.build.args, ...(baseTag ? { BASE_IMAGE: baseTag } : {}) }
     const hash = contentHash(context, [spec.build.dockerfile, JSON.stringify(buildargs)])
     tag = `agentest-agent/${loaded.spec.metadata.name}:${loaded.spec.metadata.version}-${hash}`
     if (!(await imageExists(docker, tag))) {
@@ -38,7 +40,7 @@ export async function ensureAgentImage(
             context,
             dockerfile: spec.build.dockerfile,
             buildargs,
-            labels: { 'dev.agentest.agent-image': loaded.ref, 'dev.agentest.base': baseTag },
+            labels: { 'dev.agentest.agent-image': loaded.ref, ...(baseTag ? { 'dev.agentest.base': baseTag } : {}) },
           },
           log,
         )
@@ -56,7 +58,7 @@ export async function ensureAgentImage(
       })
     }
   }
-  await assertExtends(docker, tag, baseTag, loaded)
+  if (baseTag) await assertExtends(docker, tag, baseTag, loaded)
   return tag
 }
 

@@ -65,10 +65,12 @@ export class AgentServerClient {
     readonly url: string,
     private readonly gateway: string | null = null,
     private readonly probe: AgentServerProbe | null = null,
+    /** How the agent acts: in its own desktop (the task's container), or through the served Computer. */
+    readonly acts: 'own-desktop' | 'served' = 'own-desktop',
   ) {}
 
-  /** The model URL as the agent must use it from inside its container. */
-  modelUrl(url: string): Promise<string> {
+  /** A URL of this machine (the model's, the served Computer's) as the agent must use it from inside its container. */
+  containerUrl(url: string): Promise<string> {
     return modelUrlForContainer(url, this.gateway)
   }
 

@@ -8,6 +8,20 @@ import { ComputerAction } from '../schema/action.ts'
  */
 export const PROTOCOL_VERSION = 'agentest/v1'
 
+/** Where a served agent finds the task's Computer (docs/agent-protocol.md, "The served Computer"). */
+export const ServedComputerInfo = z
+  .object({
+    mcp_url: z.string(),
+    api_url: z.string(),
+    token: z.string(),
+    /** What the Computer is: `browser` (goto and back too) or `linux` (a desktop). */
+    environment: z.enum(['browser', 'linux', 'windows', 'mac']),
+    width: z.number().int().positive(),
+    height: z.number().int().positive(),
+  })
+  .strict()
+export type ServedComputerInfo = z.infer<typeof ServedComputerInfo>
+
 /** `POST /v1/runs`: start one task. The id is the harness's, so it can cancel before any reply. */
 export const RunRequest = z
   .object({
@@ -28,8 +42,13 @@ export const RunRequest = z
         api_key_env: z.string().nullable(),
       })
       .strict(),
-    /** The X display the agent acts on (inside its own container). */
-    display: z.object({ name: z.string(), width: z.number().int().positive(), height: z.number().int().positive() }).strict(),
+    /** The X display the agent acts on (inside its own container); null for an agent that acts through the served Computer. */
+    display: z.object({ name: z.string(), width: z.number().int().positive(), height: z.number().int().positive() }).strict().nullable(),
+    /**
+     * The task's Computer, served (for a spec with `computer: served`; absent otherwise): its MCP
+     * endpoint and JSON API as the container reaches them, and the bearer token every call carries.
+     */
+    computer: ServedComputerInfo.optional(),
     /** The agent settings from the harness's config (`agent.options`), passed through. */
     options: z.record(z.string(), z.unknown()),
   })

@@ -72,8 +72,17 @@ const Spec = z
   .object({
     description: z.string().min(1, 'say what the agent is'),
     capabilities: z.array(z.string().min(1)).default([]),
-    /** The sandbox image this one extends (a name without a tag, like agentest/desktop). */
-    base: z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/, 'an image name without a tag, like agentest/desktop'),
+    /**
+     * How the agent acts: `own-desktop` (its server runs in the task's desktop container and acts
+     * there by itself; desktop tasks only) or `served` (its container acts only through the task's
+     * Computer, served to it over MCP and HTTP; any task, browser or desktop).
+     */
+    computer: z.enum(['own-desktop', 'served']).default('own-desktop'),
+    /**
+     * The sandbox image this one extends (a name without a tag, like agentest/desktop). Needed for
+     * `own-desktop`, where the agent runs on the task's own image; a `served` image may name none.
+     */
+    base: z.string().regex(/^[a-z0-9][a-z0-9._/-]*$/, 'an image name without a tag, like agentest/desktop').optional(),
     /** A prebuilt image... */
     image: z.string().min(1).optional(),
     /** ...or a build: context relative to the spec file, Dockerfile relative to the context. */
@@ -152,6 +161,7 @@ export function refusals(spec: AgentImageSpec, policy: AgentImagePolicy = agentI
   }
   if (s.devices !== undefined && !(Array.isArray(s.devices) && s.devices.length === 0)) refuse('devices', 'host devices are refused')
   if (s.security_opt !== undefined) refuse('security_opt', 'security options are set by agentest, not by the agent')
+  if (s.computer === 'own-desktop' && !s.base) refuse('base', 'an own-desktop agent runs on the task\'s image: name the sandbox image it extends (base: agentest/desktop), or act through the served Computer (computer: served)')
   if (s.image && s.build) refuse('image', 'give either image or build, not both')
   if (!s.image && !s.build) refuse('build', 'give the image to run (image: ...) or how to build it (build: { context, dockerfile })')
   s.secrets.forEach((name, i) => {

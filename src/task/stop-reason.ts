@@ -7,6 +7,8 @@ import type { RunError } from '../schema/run.ts'
 import { abortReason, BlockedUrlError, SandboxGoneError, StepLimitError, TaskAbortedError } from '../trajectory/recording-computer.ts'
 import { ReferenceSolutionError } from './reference-error.ts'
 import { stoppedFault } from './stopped.ts'
+import { cdpTurnOf } from '../sandbox/browser/cdp-turn.ts'
+import type { TaskSandbox } from '../sandbox/kind.ts'
 
 /** What the session knew when the agent's run threw. */
 export interface StopFacts {
@@ -40,4 +42,20 @@ export function stopReason(error: unknown, { gone: probed, limitHit, signal, red
   if (error instanceof ModelCallError) return { kind: 'model_error', message }
   if (error instanceof AgentFailure) return { kind: error.kind, message }
   return { kind: 'agent_error', message }
+}
+
+/** Errors that are the harness's own stops: nothing the agent threw after them replaces them. */
+const HARNESS_VERDICTS = [StepLimitError, LimitReachedError, TaskAbortedError, SandboxGoneError, BlockedUrlError]
+
+/**
+ * What the harness saw outranks what the agent threw after it: an agent cut off at its budget
+ * over CDP, or one whose page loaded a blocked URL, often fails next (its connection closed, the
+ * page refused), and that failure is not the reason. The harness's own stops keep their kind.
+ */
+export function harnessVerdict(error: unknown, sandbox: TaskSandbox): unknown {
+  if (HARNESS_VERDICTS.some((verdict) => error instanceof verdict)) return error
+  const cut = cdpTurnOf(sandbox)?.cutOffBy
+  if (cut) return cut
+  const blocked = sandbox.violations()[0]
+  return blocked ? new BlockedUrlError(`the page tried to load a blocked URL: ${blocked}`) : error
 }

@@ -71,7 +71,18 @@ describe('agent image specs', () => {
 
   test('the example agents\' specs load under the project\'s config', () => {
     const registry = AgentImageRegistry.load(['fixtures/agents'], ROOT, loadConfig(ROOT, {}).agentImages.policy)
-    expect(registry.specs.map((s) => s.ref).sort()).toEqual(['cua-node:0.1.0', 'minimal-python:0.1.0'])
+    expect(registry.specs.map((s) => s.ref).sort()).toEqual(['cua-node:0.1.0', 'mcp-node:0.1.0', 'minimal-python:0.1.0'])
+  })
+
+  test('a served agent needs no base; what it acts on is the served Computer', () => {
+    const served = mutate((s) => {
+      delete s.spec.base
+      s.spec.computer = 'served'
+    })
+    const loaded = loadAgentSpec(write(served), dir, POLICY)
+    expect(loaded.spec.spec.computer).toBe('served')
+    expect(loaded.spec.spec.base).toBeUndefined()
+    expect(loadAgentSpec(write(valid()), dir, POLICY).spec.spec.computer).toBe('own-desktop')
   })
 
   // Each refusal is exactly one line naming the file and the field.
@@ -90,7 +101,8 @@ describe('agent image specs', () => {
     ['a bad version', (s: any) => (s.metadata.version = 'v1'), 'x.agent.yaml: metadata.version: a semantic version like 1.2.0'],
     ['a bad apiVersion', (s: any) => (s.apiVersion = 'agentest/v2'), 'x.agent.yaml: apiVersion: this agentest reads apiVersion: agentest/v1'],
     ['a wrong kind', (s: any) => (s.kind = 'Agent'), 'x.agent.yaml: kind: kind must be AgentImage'],
-    ['a missing base', (s: any) => delete s.spec.base, 'x.agent.yaml: spec.base: Invalid input: expected string, received undefined'],
+    ['a missing base', (s: any) => delete s.spec.base, "x.agent.yaml: spec.base: an own-desktop agent runs on the task's image: name the sandbox image it extends (base: agentest/desktop), or act through the served Computer (computer: served)"],
+    ['a way of acting agentest does not know', (s: any) => (s.spec.computer = 'remote'), 'x.agent.yaml: spec.computer: Invalid option: expected one of "own-desktop"|"served"'],
     ['a missing health check', (s: any) => delete s.spec.health, 'x.agent.yaml: spec.health: Invalid input: expected object, received undefined'],
     ['an unknown key', (s: any) => (s.spec.entrypoint = 'run.sh'), 'x.agent.yaml: spec: Unrecognized key: "entrypoint"'],
     ['an unknown key in metadata', (s: any) => (s.metadata.owner = 'me'), 'x.agent.yaml: metadata: Unrecognized key: "owner"'],

@@ -1,4 +1,4 @@
-import { execFileSync } from 'node:child_process'
+import { filesHolding as filesUnder } from '../support/files-holding.ts'
 import { mkdtempSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { dirname, join } from 'node:path'
@@ -26,12 +26,5 @@ export function agentEnv(agent: { name: string; options?: Record<string, unknown
 
 /** `grep -rl <key>` over the runs' results dirs: the files that hold the key (none, we hope). */
 export function filesHolding(secret: string, runs: BenchmarkRun[]): string[] {
-  const dirs = [...new Set(runs.flatMap((run) => (run.runDir ? [dirname(run.runDir)] : [])))]
-  try {
-    return execFileSync('grep', ['-rl', '--', secret, ...dirs], { encoding: 'utf8' }).trim().split('\n')
-  } catch (error) {
-    // grep exits 1 when nothing matched.
-    if ((error as { status?: number }).status === 1) return []
-    throw error
-  }
+  return filesUnder(secret, [...new Set(runs.flatMap((run) => (run.runDir ? [dirname(run.runDir)] : [])))])
 }

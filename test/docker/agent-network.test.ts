@@ -141,7 +141,7 @@ describe.skipIf(noDocker)('packaged agents on the run\'s own network', { timeout
     expect(await readLine(network.gateway, bystanderPort)).toBe('bystander')
 
     // A's model URL goes through a relay on the gateway, whose port alone is open to the network.
-    const relayed = new URL(await a.client.modelUrl(`http://127.0.0.1:${modelPort}/v1`))
+    const relayed = new URL(await a.client.containerUrl(`http://127.0.0.1:${modelPort}/v1`))
     expect(relayed.hostname).toBe('host.docker.internal')
     const fetched = await a.sandbox.exec(['python3', '-c', `import urllib.request; print(urllib.request.urlopen('http://host.docker.internal:${relayed.port}/v1/models', timeout=5).read().decode())`])
     expect(fetched.stdout.toString().trim(), fetched.stderr.toString()).toBe('model saw /v1/models')

@@ -115,7 +115,7 @@ describe.skipIf(noDocker)('a packaged agent that goes wrong says how', { timeout
 
     const browser = resultOf(run, 'omnizon-1')
     expect(browser.status).toBe('skipped')
-    const skipped = 'agentest: skipped omnizon-1: the packaged agent packaged-exits:0.1.0 runs in desktop containers; omnizon-1 is a browser task'
+    const skipped = 'agentest: skipped omnizon-1: the packaged agent packaged-exits:0.1.0 acts in its own desktop container (spec.computer: own-desktop); omnizon-1 is a browser task'
     expect(shown(run).split('\n').filter((line) => line === skipped)).toHaveLength(1)
     expect(await runContainers(result.run_id, run.pid)).toEqual([])
   })

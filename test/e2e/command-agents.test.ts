@@ -1,7 +1,7 @@
-import { execFileSync } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
+import { filesHolding } from '../support/files-holding.ts'
 import { startModelServer, type ModelServer } from '../../fixtures/model-server/index.ts'
 import type { TestCaseRun } from '../../src/schema/run.ts'
 import { commandAgentPolicy, GIVE_UP } from '../data/command-agents/policy.ts'
@@ -33,15 +33,6 @@ let server: ModelServer | null = null
 /** The actions a record took, its final answer aside. */
 const actionsOf = (record: TestCaseRun) => record.trajectory.filter((s) => s.action.type !== 'message')
 
-/** The files under a folder that hold `secret` (`grep -rl`). */
-function filesHolding(dir: string, secret: string): string[] {
-  try {
-    return execFileSync('grep', ['-rl', '--', secret, dir], { encoding: 'utf8' }).trim().split('\n')
-  } catch (error) {
-    if ((error as { status?: number }).status === 1) return [] // grep: no match
-    throw error
-  }
-}
 
 describe.skipIf(noDocker)('the example command agents, end to end', { timeout: 300_000 }, () => {
   beforeAll(async () => {
@@ -118,6 +109,6 @@ describe.skipIf(noDocker)('the example command agents, end to end', { timeout: 3
     const tools = (calls[0]!.body.tools as Array<{ function: { name: string } }>).map((t) => t.function.name)
     expect(tools).toEqual(expect.arrayContaining(['click', 'type', 'keypress', 'finish']))
     // ...and the key is in no file of the run folder (agent.log, records, config, report).
-    expect(filesHolding(runDir, KEY)).toEqual([])
+    expect(filesHolding(KEY, [runDir])).toEqual([])
   })
 })

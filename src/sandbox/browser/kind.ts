@@ -8,6 +8,7 @@ import { SandboxUnavailable, type SandboxKind, type SandboxRequest, type TaskSan
 import { appKit, type AppView } from './app-kit.ts'
 import { BrowserSandbox } from './browser-sandbox.ts'
 import { registerCdpTurn } from './cdp-turn.ts'
+import { actsThroughServedComputer } from '../../agent-images/container-settings.ts'
 
 /** The web app of a browser task: where it runs and its graded state. */
 export interface WebApp {
@@ -60,9 +61,9 @@ export const browserKind: SandboxKind<BrowserParts> = {
 async function openBrowser({ taskId, fields, services }: SandboxRequest): Promise<TaskSandbox<BrowserParts>> {
   const { run } = services
   const appName = fields.app!
-  if (run.agent_image) {
+  if (run.agent_image && !actsThroughServedComputer(run.agent_image)) {
     // Said on the console too: a skip's reason is otherwise only in the task's record.
-    const reason = `the packaged agent ${run.agent_image.ref} runs in desktop containers; ${taskId} is a browser task`
+    const reason = `the packaged agent ${run.agent_image.ref} acts in its own desktop container (spec.computer: own-desktop); ${taskId} is a browser task`
     process.stderr.write(`agentest: skipped ${taskId}: ${reason}\n`)
     throw new SandboxUnavailable(reason)
   }

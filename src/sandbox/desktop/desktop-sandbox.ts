@@ -4,6 +4,7 @@ import { XdotoolComputer } from '../../computer/xdotool.ts'
 import { containerLabels } from '../../docker/labels.ts'
 import { runNetwork } from '../../docker/agent-network.ts'
 import { execIn, type ExecResult } from '../../docker/exec.ts'
+import { containerLogs } from '../../docker/logs.ts'
 import { CommandChannel } from '../../docker/command-channel.ts'
 import { readFileFrom, writeFileTo } from '../../docker/archive.ts'
 import { errorLine, type Fault } from '../../faults/kinds.ts'
@@ -304,9 +305,7 @@ export class DesktopSandbox {
 
   /** The container's last log lines (its main process's stdout and stderr), without the line that says how the agent's server ended. */
   async logs(tail = 20): Promise<string> {
-    const raw = await this.container.logs({ stdout: true, stderr: true, tail: tail + 1, follow: false }).catch(() => null)
-    if (!raw) return ''
-    const lines = demuxLogs(Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw))).trim().split('\n')
+    const lines = (await containerLogs(this.container, tail + 1)).trim().split('\n')
     return lines.filter((line) => !SERVER_EXIT_LINE.test(line)).slice(-tail).join('\n').trim()
   }
 
@@ -321,8 +320,7 @@ export class DesktopSandbox {
     const said = probe?.stdout.toString().trim()
     if (said === 'running') return { running: true }
     if (said !== 'gone') return null
-    const raw = await this.container.logs({ stdout: true, stderr: true, tail: 200, follow: false }).catch(() => null)
-    const text = raw ? demuxLogs(Buffer.isBuffer(raw) ? raw : Buffer.from(String(raw))) : ''
+    const text = await containerLogs(this.container, 200)
     const code = [...text.matchAll(SERVER_EXIT)].at(-1)?.[1]
     return { running: false, code: code === undefined ? null : Number(code) }
   }
@@ -540,14 +538,3 @@ function sandboxName(taskId: string): string {
   return `agentest-${taskId.replaceAll(/[^a-zA-Z0-9_.-]/g, '-')}-${randomBytes(4).toString('hex')}`
 }
 
-/** Docker multiplexes stdout and stderr of a container without a TTY in 8-byte-headed frames. */
-function demuxLogs(raw: Buffer): string {
-  const parts: Buffer[] = []
-  let offset = 0
-  while (offset + 8 <= raw.length && raw[offset]! <= 2 && raw.readUInt16BE(offset + 1) === 0) {
-    const size = raw.readUInt32BE(offset + 4)
-    parts.push(raw.subarray(offset + 8, offset + 8 + size))
-    offset += 8 + size
-  }
-  return offset === 0 ? raw.toString('utf8') : Buffer.concat(parts).toString('utf8')
-}

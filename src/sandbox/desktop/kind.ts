@@ -1,8 +1,7 @@
 import { observedRecord } from '../../observer/record.ts'
 import type { DesktopObserver } from '../../observer/observer.ts'
 import { AgentServerClient, type AgentServerProbe } from '../../agent-images/client.ts'
-import { agentPort } from '../../schema/agent-image.ts'
-import type { ResolvedRun } from '../../schema/config.ts'
+import { actsThroughServedComputer, agentContainerSettings, type PackagedAgentImage } from '../../agent-images/container-settings.ts'
 import { redact, redactError } from '../../secrets/redact.ts'
 import { errorLine } from '../../faults/kinds.ts'
 import { DesktopImageError, desktopImageRef } from '../../docker/task-images.ts'
@@ -57,7 +56,8 @@ async function openDesktop({ taskId, taskFile, fields, services }: SandboxReques
   const tag = own?.tag ?? docker.images[image]
   if (!tag) throw new SandboxUnavailable(`the ${image} image was not built`)
   const { config, run_id, agent_image: agentImage } = services.run
-  const packaged = agentImage ? packagedAgent(agentImage, config.agent_images.allow_secrets, image, docker.agentImage, taskId) : null
+  // An agent that acts through the served Computer has a container of its own (src/task/served-agent.ts).
+  const packaged = agentImage && !actsThroughServedComputer(agentImage) ? packagedAgent(agentImage, config.agent_images.allow_secrets, image, docker.agentImage, taskId) : null
   // The disk limit is the harness's, whatever a packaged agent's spec asks for.
   const diskMb = config.docker.disk_mb
   const pool = packaged ? null : warmPool(services)
@@ -162,23 +162,14 @@ function warmPool(services: SandboxServices): WarmPool | null {
 }
 
 /**
- * How a packaged agent's container differs from the plain sandbox: its image (built on the
- * task's), its limits, its environment and secrets, and its server's port.
+ * How an own-desktop packaged agent's container differs from the plain sandbox: its image (built
+ * on the task's), its limits, its environment and secrets, and its server's port.
  */
-function packagedAgent(agentImage: NonNullable<ResolvedRun['agent_image']>, allowSecrets: readonly string[], taskImage: string, tag: string | undefined, taskId: string) {
+function packagedAgent(agentImage: PackagedAgentImage, allowSecrets: readonly string[], taskImage: string, tag: string | undefined, taskId: string) {
   const { spec } = agentImage.spec
   if (spec.base !== taskImage) {
     throw new Error(`the packaged agent ${agentImage.ref} extends ${spec.base}, but ${taskId} runs on ${taskImage}`)
   }
   if (!tag) throw new SandboxUnavailable(`the image of the packaged agent ${agentImage.ref} was not built`)
-  // Global setup has stopped the run already if one of them is not set or not allowed; only
-  // variables the user's config allows ever leave the host, whatever the spec asks for.
-  const allowed = new Set(allowSecrets)
-  const secrets = Object.fromEntries(spec.secrets.filter((name) => allowed.has(name)).map((name) => [name, process.env[name] ?? '']))
-  return {
-    tag,
-    limits: { memoryMb: spec.requirements.memory_mb, cpus: spec.requirements.cpus, pids: spec.requirements.pids },
-    server: { port: agentPort(agentImage.spec), env: { ...spec.environment, ...secrets } },
-    health: spec.health,
-  }
+  return { tag, ...agentContainerSettings(agentImage, allowSecrets) }
 }
