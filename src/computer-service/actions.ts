@@ -50,5 +50,16 @@ export function servedActions(computer: Computer): ServedAction[] {
 /** An action as the HTTP API takes it: the action itself, and an optional thought. */
 export const ActionRequest = z.intersection(ComputerAction, z.object({ thought: Thought }))
 
-/** The finish call: the agent's final answer (for a question, the answer itself; otherwise a summary or null). */
-export const FinishRequest = z.object({ answer: z.string().max(100_000).nullable().default(null) }).strict()
+/**
+ * The finish call: the agent's final answer (for a question, the answer itself; otherwise a
+ * summary or null), and optionally the tokens its model used over the whole run and the model
+ * that answered, which the record and the summary's costs then count.
+ */
+export const FinishRequest = z
+  .object({
+    answer: z.string().max(100_000).nullable().default(null),
+    usage: z.object({ input_tokens: z.number().int().nonnegative(), output_tokens: z.number().int().nonnegative() }).strict().optional(),
+    model: z.string().min(1).max(200).optional(),
+  })
+  .strict()
+export type FinishRequest = z.infer<typeof FinishRequest>

@@ -39,10 +39,13 @@ function mcpServerFor(served: ServedTask): McpServer {
   }
   server.registerTool(
     'finish',
-    { description: 'End the task with your final answer: for a question the answer itself, otherwise a short summary (or null).', inputSchema: FinishRequest },
-    async (args: { answer: string | null }) =>
+    {
+      description: 'End the task with your final answer: for a question the answer itself, otherwise a short summary (or null). Optionally say the tokens your model used over the whole run (usage) and which model answered.',
+      inputSchema: FinishRequest,
+    },
+    async (args: FinishRequest) =>
       run(async () => {
-        await served.finish(args.answer)
+        await served.finish(args)
         return { content: [{ type: 'text', text: 'finished' }] }
       }),
   )

@@ -1,6 +1,7 @@
 import { performAction, describeAction } from '../computer/computer.ts'
 import type { ServedContext } from './context.ts'
 import type { ComputerAction } from '../schema/action.ts'
+import type { FinishRequest } from './actions.ts'
 
 /** The answer to one served action: its step number. A misclick is not an error: the agent sees it on the screen. */
 export interface ActionResult {
@@ -32,10 +33,10 @@ export class RunOverError extends Error {
 export class ServedTask {
   private queue: Promise<unknown> = Promise.resolve()
   private steps = 0
-  private ended: { answer: string | null } | null = null
+  private ended: FinishRequest | null = null
   private fatalError: unknown = null
-  private readonly settled: Promise<{ answer: string | null }>
-  private resolve!: (value: { answer: string | null }) => void
+  private readonly settled: Promise<FinishRequest>
+  private resolve!: (value: FinishRequest) => void
   private reject!: (error: unknown) => void
 
   constructor(private readonly context: ServedContext) {
@@ -56,7 +57,7 @@ export class ServedTask {
   }
 
   /** Settles when the agent calls finish (its answer), or rejects with the error that ended the run. */
-  get outcome(): Promise<{ answer: string | null }> {
+  get outcome(): Promise<FinishRequest> {
     return this.settled
   }
 
@@ -80,10 +81,10 @@ export class ServedTask {
     return this.serial(() => this.context.computer.screenshot())
   }
 
-  finish(answer: string | null): Promise<void> {
+  finish(request: FinishRequest): Promise<void> {
     return this.serial(async () => {
-      this.ended = { answer }
-      this.resolve({ answer })
+      this.ended = request
+      this.resolve(request)
     })
   }
 

@@ -13,8 +13,8 @@ export interface ServedComputer {
   apiUrl: string
   /** Every request must carry `Authorization: Bearer <token>`: other programs on the host cannot act on the task. */
   token: string
-  /** Settles when the agent calls finish, or rejects with the error that ended the run. */
-  outcome: Promise<{ answer: string | null }>
+  /** Settles when the agent calls finish (its answer, and its usage when it said), or rejects with the error that ended the run. */
+  outcome: Promise<FinishRequest>
   /** Ends the run from the harness's side: later calls are refused with this error. */
   fail(error: unknown): void
   close(): Promise<void>
@@ -61,8 +61,8 @@ export async function serveComputer(context: ServedContext, options: ServeOption
   app.post('/v1/finish', (c) =>
     answer(c, async () => {
       const parsed = FinishRequest.safeParse(await c.req.json().catch(() => ({})))
-      if (!parsed.success) return c.json({ error: 'invalid_finish', message: 'the body is {"answer": "..."} (a string or null)' }, 400)
-      await served.finish(parsed.data.answer)
+      if (!parsed.success) return c.json({ error: 'invalid_finish', message: `the body is {"answer": "..."} (a string or null), with optional usage {input_tokens, output_tokens} and model: ${parsed.error.issues.map((i) => `${i.path.join('.') || 'body'}: ${i.message}`).join('; ')}` }, 400)
+      await served.finish(parsed.data)
       return c.json({ finished: true })
     }),
   )

@@ -16,7 +16,7 @@ const PROGRAM = join(import.meta.dirname, '../data/command-failures/misbehave.py
 const KEY = 'sk-command-agent-test-0123456789'
 
 /** Runs the misbehaving program one way under the command agent, with a recorder writing agent.log. */
-async function run(how: string, options: { signal?: AbortSignal; command?: string[] } = {}) {
+async function run(how: string, options: { signal?: AbortSignal; command?: string[]; meter?: AgentContext['meter'] } = {}) {
   process.env.AGENTEST_COMMAND_TEST_KEY = KEY
   const dir = mkdtempSync(join(tmpdir(), 'agentest-command-'))
   const recorder = new Recorder(dir, 'task-1', null, [KEY])
@@ -28,6 +28,7 @@ async function run(how: string, options: { signal?: AbortSignal; command?: strin
     computer: sealComputer(computer),
     signal,
     think: () => {},
+    ...(options.meter ? { meter: options.meter } : {}),
     config: AgentConfig.parse({
       name: 'command',
       api_key_env: 'AGENTEST_COMMAND_TEST_KEY',
@@ -98,6 +99,13 @@ describe('a command agent that goes wrong ends with its named outcome', () => {
     const pid = Number(/pid (\d+)/.exec(log())![1])
     pids.push(pid)
     expect(alive(pid)).toBe(false)
+  })
+
+  test('the tokens and the model it names when it finishes are metered', async () => {
+    const metered: Array<[number | null | undefined, number | null | undefined] | string> = []
+    const { outcome } = await run('usage', { meter: { addTokens: (input, output) => void metered.push([input, output]), setModel: (model) => void metered.push(model) } })
+    await expect(outcome).resolves.toEqual({ answer: 'done' })
+    expect(metered).toEqual(['my-model-2026', [1200, 34]])
   })
 
   test('what it left running is stopped after it finished', async () => {

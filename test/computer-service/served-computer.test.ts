@@ -132,6 +132,15 @@ describe('the JSON API', () => {
     expect(inner.actions).toEqual([])
   })
 
+  test('finish may carry the run\'s usage and model; a malformed usage is refused with the field named', async () => {
+    const { served } = await serve()
+    const bad = await api(served, '/finish', { body: { answer: 'Cedar', usage: { input_tokens: -1, output_tokens: 3 } } })
+    expect(bad.status).toBe(400)
+    expect((await bad.json()).message).toMatch(/usage\.input_tokens: /)
+    expect((await api(served, '/finish', { body: { answer: 'Cedar', usage: { input_tokens: 10, output_tokens: 3 }, model: 'm-1' } })).status).toBe(200)
+    await expect(served.outcome).resolves.toEqual({ answer: 'Cedar', usage: { input_tokens: 10, output_tokens: 3 }, model: 'm-1' })
+  })
+
   test('the action past the step budget ends the run, and the agent is told why', async () => {
     const { served, inner } = await serve({ maxSteps: 2 })
     for (const x of [1, 2]) expect((await api(served, '/actions', { body: { type: 'click', x, y: 1 } })).status).toBe(200)

@@ -6,6 +6,7 @@ import { serveComputer, type ServedComputer } from '../../computer-service/serve
 import { redact } from '../../secrets/redact.ts'
 import { TaskAbortedError, abortReason } from '../../trajectory/recording-computer.ts'
 import { AgentFailure } from '../failure.ts'
+import { servedFinish } from '../shared/served-finish.ts'
 import { programEnvironment } from './environment.ts'
 import { CommandOptions } from './options.ts'
 import { ProgramOutput } from './output.ts'
@@ -50,11 +51,11 @@ async function runProgram(context: AgentContext, access: HarnessAccess, options:
     if ('done' in first) {
       // Finished: it may end by itself, briefly; then it is stopped.
       await Promise.race([exited, delay(options.exit_grace_ms)])
-      return { answer: first.done.answer }
+      return servedFinish(first.done, context)
     }
     // It exited: a finish that raced the exit still counts.
     const late = await Promise.race([served.outcome.then((done) => done), delay(50).then(() => null)])
-    if (late) return { answer: late.answer }
+    if (late) return servedFinish(late, context)
     throw failureOf(first.exit, options, output)
   } catch (error) {
     served.fail(error)

@@ -4,6 +4,8 @@ import type { FinalEvent } from '../../agent-images/protocol.ts'
 import { serveComputer } from '../../computer-service/server.ts'
 import { redactError } from '../../secrets/redact.ts'
 import { finish, runRequest, streamRun } from './stream.ts'
+import { servedFinish } from '../shared/served-finish.ts'
+import type { FinishRequest } from '../../computer-service/actions.ts'
 
 /**
  * A packaged agent in a container of its own that acts only through the task's served Computer
@@ -22,9 +24,9 @@ export async function runServed(context: AgentContext, server: AgentServerClient
       display: null,
       computer: { mcp_url: mcp, api_url: api, token: served.token, environment: context.computer.environment, width, height },
     })
-    const finished: { answer?: string | null } = {}
+    let finished: FinishRequest | null = null
     const interrupt = served.outcome.then(async (done): Promise<FinalEvent> => {
-      finished.answer = done.answer
+      finished = done
       // Finished: its stream may end by itself, briefly; then the run is over regardless.
       await new Promise((resolve) => setTimeout(resolve, CANCEL_WAIT_MS).unref())
       return { type: 'final', status: 'done', answer: done.answer }
@@ -35,9 +37,10 @@ export async function runServed(context: AgentContext, server: AgentServerClient
       },
       interrupt,
     })
-    // Its finish call is its answer, whatever its stream said after it.
-    if (finished.answer !== undefined) return { ...finish({ ...final, status: 'done' }, context), answer: finished.answer }
-    return finish(final, context)
+    // Its finish call is its answer, whatever its stream said after it; its usage is the final event's, else the finish call's.
+    const called = finished as FinishRequest | null
+    if (!called) return finish(final, context)
+    return final.usage ? { ...finish({ ...final, status: 'done' }, context), answer: called.answer } : servedFinish(called, context)
   } catch (error) {
     served.fail(error)
     // A message quoting the container's log lines may echo the task's token.

@@ -29,5 +29,7 @@ elif how == 'leave-child':
     print('child', child.pid, flush=True)
     call('/finish', {'answer': 'done'})
     time.sleep(300)
+elif how == 'usage':
+    call('/finish', {'answer': 'done', 'usage': {'input_tokens': 1200, 'output_tokens': 34}, 'model': 'my-model-2026'})
 elif how == 'env':
     call('/finish', {'answer': json.dumps(sorted(os.environ))})
