@@ -50,7 +50,11 @@ function specFiles(folder: string): string[] {
 
 /** Every agent image spec under the configured folders, by `name:version`. */
 export class AgentImageRegistry {
-  private constructor(readonly specs: readonly LoadedAgentSpec[]) {}
+  private constructor(
+    readonly specs: readonly LoadedAgentSpec[],
+    /** The folders searched, as shown in messages (relative to the project). */
+    private readonly searched: readonly string[] = [],
+  ) {}
 
   /** Loads every `*.agent.yaml` under the folders (missing folders are skipped). */
   static load(folders: readonly string[], root: string, policy?: AgentImagePolicy): AgentImageRegistry {
@@ -74,7 +78,7 @@ export class AgentImageRegistry {
       }
     }
     if (problems.length > 0) throw InputError.bare(problems.join('\n'))
-    return new AgentImageRegistry(specs)
+    return new AgentImageRegistry(specs, folders.map((folder) => relative(root, resolve(root, folder)) || '.'))
   }
 
   /** `name:version`, or `name` (or `name:latest`) for the highest version. */
@@ -83,7 +87,8 @@ export class AgentImageRegistry {
     const versions = this.specs.filter((s) => s.spec.metadata.name === name)
     if (versions.length === 0) {
       const known = [...new Set(this.specs.map((s) => s.spec.metadata.name))].sort()
-      throw InputError.bare(`unknown agent image "${name}" (known: ${known.join(', ') || 'none; put specs in agents/<name>.agent.yaml'})`)
+      const where = this.searched.length ? this.searched.map((folder) => `${folder}/`).join(', ') : 'agents/'
+      throw InputError.bare(`unknown agent image "${name}" (known: ${known.join(', ') || `none in ${where}; put specs there as <name>.agent.yaml (agent_images.folders, relative to the config file)`})`)
     }
     if (version === 'latest') {
       return versions.reduce((best, s) => (semver.gt(s.spec.metadata.version, best.spec.metadata.version) ? s : best))
