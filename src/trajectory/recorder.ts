@@ -136,6 +136,12 @@ export class Recorder {
     return this.saveFile(name, `${JSON.stringify(value, null, 2)}\n`)
   }
 
+  /** The files appended to so far (an agent's log), as paths in the run folder, once their writes landed. */
+  async appendedFiles(): Promise<string[]> {
+    const paths = await Promise.all([...this.appends.values()].map((append) => append.catch(() => null)))
+    return [...new Set(paths.filter((path): path is string => Boolean(path)))]
+  }
+
   absolute(relativePath: string): string {
     return join(this.runDir, relativePath)
   }
