@@ -19,7 +19,7 @@ import { RETRY_REFUSED, retryCount } from '../src/task/retry.ts'
 import { modelEndpointWarning } from '../src/agent-images/model-endpoint.ts'
 
 /** agentest's own folders a failed check passes through on its way to the task's line. */
-const CHECK_PLUMBING = ['grading', 'checks'].map((folder) => `${resolve(import.meta.dirname, '../src', folder)}/`)
+const CHECK_PLUMBING = ['grading', 'checks', 'desktop-helpers'].map((folder) => `${resolve(import.meta.dirname, '../src', folder)}/`)
 
 export interface AgentestPluginOptions {
   /** Folder holding agentest.config.yaml and runs/; defaults to the Vitest root. */

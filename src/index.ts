@@ -24,5 +24,7 @@ export * from '../fixtures/apps/omnizon/state.ts'
 // Omnizon's kit: `shop` in solutions, `app.finish()` typed, its seeds and pop-up.
 import '../fixtures/apps/omnizon/kit.ts'
 export * from './checks/index.ts'
+// Desktop tasks' helpers: setup, solution moves, the shortcut near miss, checks on the observer's record.
+export * from './desktop-helpers/index.ts'
 export * from './schema/index.ts'
 export * from './observer/index.ts'

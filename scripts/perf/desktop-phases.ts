@@ -21,8 +21,7 @@ import { execIn } from '../../src/docker/exec.ts'
 import { DesktopSandbox } from '../../src/sandbox/desktop/desktop-sandbox.ts'
 import { WarmPool } from '../../src/sandbox/desktop/warm-pool.ts'
 import type { DesktopObserver } from '../../src/observer/index.ts'
-import { expectCalculatorShows, expectChangedOnlyBy, expectEditorSaved, expectWrittenBy } from '../../tasks/desktop/checks.ts'
-import { LAUNCH_CALCULATOR, launch } from '../../tasks/desktop/support.ts'
+import { expectCalculatorShows, expectChangedOnlyBy, expectEditorSaved, expectWrittenBy, launch, launchApp, type DesktopCheckContext } from '../../src/desktop-helpers/index.ts'
 
 const ROOT = new URL('../..', import.meta.url).pathname
 const RUN = `desktop-phases-${process.pid}`
@@ -30,6 +29,8 @@ const RUN = `desktop-phases-${process.pid}`
 type Shell = (command: string, options?: { as?: 'root' | 'agent' } | number) => Promise<{ stdout: string; stderr: string; exitCode: number }>
 /** Checks record nothing here: an expect that accepts anything. */
 const expectAnything = (() => new Proxy({}, { get: () => () => undefined })) as never
+/** What the task's checks get: the expect above, the observer, the check's shell. */
+const checking = (observed: DesktopObserver, shell: Shell): DesktopCheckContext => ({ expect: expectAnything, observed, shell: shell as never })
 
 interface App {
   /** The task it stands for. */
@@ -74,16 +75,16 @@ const APPS: Record<string, App> = {
     title: 'Mousepad$',
     checks: async (shell, observed) => {
       await shell('cat /home/agent/note.txt')
-      await expectEditorSaved(expectAnything, observed, shell as never, '/home/agent/note.txt')
+      await expectEditorSaved(checking(observed, shell), '/home/agent/note.txt')
     },
   },
   galculator: {
     task: 'desktop-calculator-loan',
-    setup: LAUNCH_CALCULATOR,
+    setup: launchApp('galculator'),
     prepare: 'mkdir -p ~/.config/galculator',
     command: 'galculator',
     title: '^galculator$',
-    checks: (shell, observed) => expectCalculatorShows(expectAnything, observed, shell as never, 531.85, 0.01),
+    checks: (shell, observed) => expectCalculatorShows(checking(observed, shell), 531.85, { tolerance: 0.01 }),
   },
   gnumeric: {
     task: 'desktop-spreadsheet-totals',
@@ -92,7 +93,7 @@ const APPS: Record<string, App> = {
     title: 'Gnumeric$',
     checks: async (shell, observed) => {
       await shell('cat /home/agent/sales.csv')
-      await expectWrittenBy(expectAnything, observed, '/home/agent/sales.csv', 'gnumeric')
+      await expectWrittenBy(checking(observed, shell), '/home/agent/sales.csv', 'gnumeric')
     },
   },
   pcmanfm: {
@@ -102,7 +103,7 @@ const APPS: Record<string, App> = {
     title: '^Documents$',
     checks: async (shell, observed) => {
       await shell('ls /home/agent/Documents')
-      await expectChangedOnlyBy(expectAnything, observed, ['pcmanfm'], 'renamed')
+      await expectChangedOnlyBy(checking(observed, shell), ['pcmanfm'], 'renamed')
     },
   },
 }

@@ -13,7 +13,7 @@
 import { randomBytes } from 'node:crypto'
 import { rmSync } from 'node:fs'
 import type Docker from 'dockerode'
-import { launch } from '../../tasks/desktop/support.ts'
+import { launch } from '../../src/desktop-helpers/index.ts'
 import { loadConfig } from '../../src/config/index.ts'
 import { dockerClient, ensureImage, imageDir, LABEL } from '../../src/docker/index.ts'
 import { DesktopSandbox, type DesktopLimits } from '../../src/sandbox/desktop/desktop-sandbox.ts'

@@ -1,7 +1,5 @@
-import { agentTest, expectAnswer, type SolutionContext } from 'agentest'
-import { expectCalculatorShows } from './checks.ts'
-import { inTerminal } from './shortcuts.ts'
-import { calculate, LAUNCH_CALCULATOR, paperMode, scientificMode } from './support.ts'
+import { agentTest, expectAnswer, expectCalculatorShows, inTerminal, launchApp, paperMode, scientificMode, type SolutionContext } from 'agentest'
+import { calculate } from './support.ts'
 
 // payment = P·r / (1 − (1 + r)^−n) with P = 12000, r = 0.005, n = 24: 531.847… → $531.85.
 const payment = (rate: number, months = 24) => (12000 * rate) / (1 - (1 + rate) ** -months)
@@ -32,7 +30,7 @@ const test = agentTest({
   challenge_type: 'retrieval',
   tool: 'galculator',
   goal: 'Use the calculator to work out the monthly payment on a $12,000 loan repaid over 24 months at 0.5% interest per month. The formula is payment = P × r / (1 − (1 + r)^(−n)), with P the amount, r the monthly rate and n the number of months. Tell me the payment rounded to the cent.',
-  setup_cmd: LAUNCH_CALCULATOR,
+  setup_cmd: launchApp('galculator'),
   solution: (context) => keypad(context, '0.005'),
   near_misses: {
     'interest on the whole loan once': async (context) => {
@@ -63,5 +61,5 @@ const test = agentTest({
 test('gives the monthly payment, worked out on the calculator', async ({ run, shell, observed, expect }) => {
   const { answer } = await run()
   expectAnswer(expect, answer, { names: CENTS, notNaming: WRONG, what: `the payment, $${CENTS}` })
-  await expectCalculatorShows(expect, observed, shell, PAYMENT, 0.01)
+  await expectCalculatorShows({ expect, observed, shell }, PAYMENT, { tolerance: 0.01 })
 })

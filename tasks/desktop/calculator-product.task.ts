@@ -1,7 +1,5 @@
-import { agentTest, expectAnswer, type SolutionContext } from 'agentest'
-import { expectCalculatorShows } from './checks.ts'
-import { inTerminal } from './shortcuts.ts'
-import { calculate, LAUNCH_CALCULATOR } from './support.ts'
+import { agentTest, expectAnswer, expectCalculatorShows, inTerminal, launchApp, type SolutionContext } from 'agentest'
+import { calculate } from './support.ts'
 
 // 48 × 365 = 17520, easy to know without the calculator: the calculator itself must show it.
 const PRODUCT = 48 * 365
@@ -24,7 +22,7 @@ const test = agentTest({
   challenge_type: 'retrieval',
   tool: 'galculator',
   goal: 'Use the calculator that is open to work out 48 × 365, and tell me the result.',
-  setup_cmd: LAUNCH_CALCULATOR,
+  setup_cmd: launchApp('galculator'),
   solution: (context) => multiply(context, '48*365', PRODUCT),
   near_misses: {
     'added instead of multiplied': (context) => multiply(context, '48+365', 48 + 365),
@@ -49,5 +47,5 @@ const test = agentTest({
 test('answers 48 × 365 with the calculator', async ({ run, shell, observed, expect }) => {
   const { answer } = await run()
   expectAnswer(expect, answer, { names: PRODUCT, notNaming: WRONG, what: `the product, ${PRODUCT}` })
-  await expectCalculatorShows(expect, observed, shell, PRODUCT)
+  await expectCalculatorShows({ expect, observed, shell }, PRODUCT)
 })

@@ -1,7 +1,4 @@
-import { agentTest, type SolutionContext } from 'agentest'
-import { expectEditorSaved } from './checks.ts'
-import { inTerminal } from './shortcuts.ts'
-import { launch } from './support.ts'
+import { agentTest, expectEditorSaved, inTerminal, launchApp, type SolutionContext } from 'agentest'
 
 const NOTE = 'Meeting moved to 10:30'
 
@@ -18,7 +15,7 @@ const test = agentTest({
   level: 'paper',
   tool: 'mousepad',
   goal: `The text editor has ~/note.txt open. Type "${NOTE}" into it and save the file, leaving it open in the editor.`,
-  setup_cmd: ['touch ~/note.txt', launch('mousepad ~/note.txt', 'Mousepad$')].join('\n'),
+  setup_cmd: ['touch ~/note.txt', launchApp('mousepad', '~/note.txt')].join('\n'),
   solution: (context) => note(context, NOTE),
   near_misses: {
     'wrong time': (context) => note(context, 'Meeting moved to 10:00'),
@@ -35,5 +32,5 @@ test('saves the note from the editor', async ({ run, shell, observed, expect }) 
   await run()
   const saved = await shell('cat /home/agent/note.txt')
   expect(saved.stdout.trim(), 'the saved note').toBe(NOTE)
-  await expectEditorSaved(expect, observed, shell, '/home/agent/note.txt')
+  await expectEditorSaved({ expect, observed, shell }, '/home/agent/note.txt')
 })

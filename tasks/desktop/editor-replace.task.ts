@@ -1,7 +1,4 @@
-import { agentTest, type SolutionContext } from 'agentest'
-import { expectEditorSaved } from './checks.ts'
-import { inTerminal } from './shortcuts.ts'
-import { launch, untilShell, untilWindow } from './support.ts'
+import { agentTest, expectEditorSaved, inTerminal, launchApp, untilShell, untilWindow, type SolutionContext } from 'agentest'
 
 const LETTER = `Dear Sam,
 
@@ -41,7 +38,7 @@ const test = agentTest({
   level: 'wood',
   tool: 'mousepad',
   goal: 'The letter open in the text editor uses the British spelling "colour". Change it to "color" everywhere (so "colours" becomes "colors" too) and save the letter, leaving it open in the editor.',
-  setup_cmd: [`cat > ~/letter.txt <<'EOF'\n${LETTER}EOF`, launch('mousepad ~/letter.txt', 'Mousepad$')].join('\n'),
+  setup_cmd: [`cat > ~/letter.txt <<'EOF'\n${LETTER}EOF`, launchApp('mousepad', '~/letter.txt')].join('\n'),
   solution: (context) => replaceAll(context),
   near_misses: {
     // "Match whole word" leaves "colours" alone.
@@ -66,5 +63,5 @@ test('changes colour to color and saves, in the editor', async ({ run, shell, ob
   const saved = await shell('cat /home/agent/letter.txt')
   expect(saved.stdout.includes('colour'), 'the saved letter no longer says "colour"').toBe(false)
   expect(saved.stdout.trimEnd(), 'the saved letter is the original with "color" in its place').toBe(FIXED.trimEnd())
-  await expectEditorSaved(expect, observed, shell, '/home/agent/letter.txt')
+  await expectEditorSaved({ expect, observed, shell }, '/home/agent/letter.txt')
 })

@@ -1,7 +1,4 @@
-import { agentTest, type SolutionContext } from 'agentest'
-import { expectEditorSaved } from './checks.ts'
-import { inTerminal } from './shortcuts.ts'
-import { launch, untilShell } from './support.ts'
+import { agentTest, expectEditorSaved, inTerminal, launchApp, untilShell, type SolutionContext } from 'agentest'
 
 const TODO = `[ ] Book dentist appointment
 [x] Pay electricity bill
@@ -41,7 +38,7 @@ const test = agentTest({
   level: 'bronze',
   tool: 'mousepad',
   goal: 'Clean up my to-do list, open in the text editor: delete every task that is already ticked off ([x]), add a new task "[ ] Buy printer ink" at the end of the list, and save it, leaving it open in the editor.',
-  setup_cmd: [`cat > ~/todo.txt <<'EOF'\n${TODO}EOF`, launch('mousepad ~/todo.txt', 'Mousepad$')].join('\n'),
+  setup_cmd: [`cat > ~/todo.txt <<'EOF'\n${TODO}EOF`, launchApp('mousepad', '~/todo.txt')].join('\n'),
   solution: (context) => cleanUp(context),
   near_misses: {
     'one ticked task kept': (context) => cleanUp(context, { keep: ['[x] Return library books'] }),
@@ -69,5 +66,5 @@ test('removes the ticked tasks, adds one and saves, in the editor', async ({ run
   const lines = saved.stdout.split('\n').map((line) => line.trimEnd()).filter((line) => line !== '')
   expect(lines.filter((line) => line.startsWith('[x]')), 'no ticked task is left').toEqual([])
   expect(lines, 'the open tasks keep their order and the new one comes last').toEqual(EXPECTED)
-  await expectEditorSaved(expect, observed, shell, '/home/agent/todo.txt')
+  await expectEditorSaved({ expect, observed, shell }, '/home/agent/todo.txt')
 })

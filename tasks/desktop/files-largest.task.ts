@@ -1,5 +1,4 @@
-import { agentTest, expectAnswer, type SolutionContext } from 'agentest'
-import { launch } from './support.ts'
+import { agentTest, expectAnswer, launchApp, type SolutionContext } from 'agentest'
 
 // Sizes are chosen so the largest file is neither the first by name, nor the newest, nor the
 // one whose name sounds biggest.
@@ -17,7 +16,7 @@ const stem = (name: string) => name.replace(/\.[^.]+$/, '')
 const setup = [
   'cd ~/Documents',
   ...FILES.map((f) => `head -c ${f.kb * 1024} /dev/urandom > ${f.name} && touch -d '${f.age}' ${f.name}`),
-  launch('pcmanfm ~/Documents', '^Documents$'),
+  launchApp('pcmanfm', '~/Documents'),
 ].join('\n')
 
 /** Switches the file manager to its detailed list (Ctrl+4), which shows sizes, and answers `name`. */

@@ -1,7 +1,4 @@
-import { agentTest, type SolutionContext } from 'agentest'
-import { expectChangedOnlyBy } from './checks.ts'
-import { inTerminal } from './shortcuts.ts'
-import { launch, takeInto, untilShell, untilWindow } from './support.ts'
+import { agentTest, expectChangedOnlyBy, inTerminal, launchApp, takeInto, untilShell, untilWindow, type SolutionContext } from 'agentest'
 
 const IMAGES = ['beach.jpg', 'birthday.png', 'cat.jpg', 'sunset.jpeg']
 const OTHERS = ['budget.txt', 'invoice.pdf', 'notes.txt']
@@ -12,7 +9,7 @@ const setup = [
   "printf 'rent 900\\nfood 300\\n' > budget.txt",
   "printf '%%PDF-1.4\\n%%%%EOF\\n' > invoice.pdf",
   "printf 'call mum\\n' > notes.txt",
-  launch('pcmanfm ~/Desktop', '^Desktop$'),
+  launchApp('pcmanfm', '~/Desktop'),
 ].join('\n')
 
 /** Creates ~/Desktop/Pictures with the file manager's New Folder dialog. */
@@ -90,7 +87,7 @@ test('moves the images into Desktop/Pictures with the file manager', async ({ ru
     ['Pictures', ...OTHERS].sort(),
   )
   // pcmanfm keeps no record of what it moved; the terminal it opens (F4) keeps its history.
-  await expectChangedOnlyBy(expect, observed, ['pcmanfm'], 'the folder was made and the images moved')
+  await expectChangedOnlyBy({ expect, observed, shell }, ['pcmanfm'], 'the folder was made and the images moved')
   // OSUniverse judges tasks like this by their flow: the goal asks for the file manager, not a shell.
   await expect(judge, 'done in the file manager').toFollowFlow(
     'works in the file manager window: creates a Pictures folder on the Desktop and moves the four images into it',

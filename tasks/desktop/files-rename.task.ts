@@ -1,7 +1,4 @@
-import { agentTest, type SolutionContext } from 'agentest'
-import { expectChangedOnlyBy } from './checks.ts'
-import { inTerminal } from './shortcuts.ts'
-import { launch, untilShell, untilWindow } from './support.ts'
+import { agentTest, expectChangedOnlyBy, inTerminal, launchApp, untilShell, untilWindow, type SolutionContext } from 'agentest'
 
 const REPORT = 'Quarterly report\n\nSales grew 12% over the last quarter.\n'
 
@@ -11,7 +8,7 @@ const setup = [
   "printf 'Summary of the summary.\\n' > report-summary.txt",
   "printf 'a,b\\n1,2\\n' > figures.csv",
   "printf 'Buy milk\\n' > notes.txt",
-  launch('pcmanfm ~/Documents', '^Documents$'),
+  launchApp('pcmanfm', '~/Documents'),
 ].join('\n')
 
 /**
@@ -60,5 +57,5 @@ test('renames the draft to report-final.txt in the file manager', async ({ run, 
     ['figures.csv', 'notes.txt', 'report-final.txt', 'report-summary.txt'],
   )
   // pcmanfm keeps no record of a rename; the terminal it opens (F4) keeps its history.
-  await expectChangedOnlyBy(expect, observed, ['pcmanfm'], 'the file was renamed')
+  await expectChangedOnlyBy({ expect, observed, shell }, ['pcmanfm'], 'the file was renamed')
 })

@@ -1,7 +1,4 @@
-import { agentTest, type SolutionContext } from 'agentest'
-import { expectEditorSaved } from './checks.ts'
-import { tricked } from './shortcuts.ts'
-import { activeTitle, altTabTo, launch, untilShell } from './support.ts'
+import { activeTitle, agentTest, altTabTo, expectEditorSaved, launch, launchApp, tricked, untilShell, type SolutionContext } from 'agentest'
 
 const SCRIPT = `#!/bin/bash
 # Copies my notes into ~/backups.
@@ -15,7 +12,7 @@ const setup = [
   `cat > ~/bin/backup.sh <<'EOF'\n${SCRIPT}EOF`,
   'chmod +x ~/bin/backup.sh',
   `cat > ~/Documents/notes.txt <<'EOF'\n${NOTES}EOF`,
-  launch('xterm', '^agent@'),
+  launchApp('xterm'),
   launch('mousepad ~/bin/backup.sh', 'backup\\.sh - Mousepad$'),
 ].join('\n')
 
@@ -92,5 +89,5 @@ test('fixes the backup script in the editor and runs it', async ({ run, shell, o
   )
   expect(rerun.exitCode, 'the saved script succeeds when ~/backups is missing').toBe(0)
   expect(rerun.stdout.endsWith(NOTES), 'and it copies the notes').toBe(true)
-  await expectEditorSaved(expect, observed, shell, '/home/agent/bin/backup.sh')
+  await expectEditorSaved({ expect, observed, shell }, '/home/agent/bin/backup.sh')
 })

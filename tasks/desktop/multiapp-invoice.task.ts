@@ -1,13 +1,11 @@
-import { agentTest, type SolutionContext } from 'agentest'
-import { expectCalculatorShows, expectChangedOnlyBy, expectWrittenBy } from './checks.ts'
-import { inTerminal } from './shortcuts.ts'
-import { calculate, LAUNCH_CALCULATOR, launch, paperMode, saveAs, takeInto, untilShell, untilWindow } from './support.ts'
+import { agentTest, expectCalculatorShows, expectChangedOnlyBy, expectWrittenBy, inTerminal, launchApp, paperMode, saveAs, takeInto, untilShell, untilWindow, type SolutionContext } from 'agentest'
+import { calculate } from './support.ts'
 
 // 37 boxes × $12.45 = $460.65, plus 8% tax = $497.502 → $497.50.
 const TOTAL = 37 * 12.45 * 1.08
 const LINE = `Total: $${TOTAL.toFixed(2)}`
 
-const setup = [launch('pcmanfm ~', '^agent$'), launch('mousepad', 'Mousepad$'), LAUNCH_CALCULATOR].join('\n')
+const setup = [launchApp('pcmanfm'), launchApp('mousepad'), launchApp('galculator')].join('\n')
 
 /**
  * The whole errand, keyboard only. Calculator: `formula` on its keypad (or, with `paper`, on its
@@ -77,7 +75,7 @@ test('files the invoice total in ~/Invoices, with the three apps', async ({ run,
   expect(left.exitCode, 'invoice.txt is no longer in the home folder').not.toBe(0)
   // Each app the goal names, by what it leaves behind: the calculator's last result, the
   // editor's entry for the file it saved, and no terminal command doing the file manager's part.
-  await expectCalculatorShows(expect, observed, shell, TOTAL, 0.01)
-  await expectWrittenBy(expect, observed, '/home/agent/invoice.txt', 'mousepad', '/home/agent/Invoices/invoice.txt')
-  await expectChangedOnlyBy(expect, observed, ['mousepad', 'pcmanfm'], 'the folder was made and the invoice moved')
+  await expectCalculatorShows({ expect, observed, shell }, TOTAL, { tolerance: 0.01 })
+  await expectWrittenBy({ expect, observed, shell }, '/home/agent/invoice.txt', 'mousepad', { now: '/home/agent/Invoices/invoice.txt' })
+  await expectChangedOnlyBy({ expect, observed, shell }, ['mousepad', 'pcmanfm'], 'the folder was made and the invoice moved')
 })

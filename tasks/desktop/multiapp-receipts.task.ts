@@ -1,7 +1,4 @@
-import { agentTest, type SolutionContext } from 'agentest'
-import { expectWrittenBy } from './checks.ts'
-import { inTerminal } from './shortcuts.ts'
-import { altTabTo, gnumericExportCsv, launch, parseCsv, readText } from './support.ts'
+import { agentTest, altTabTo, expectWrittenBy, gnumericExportCsv, inTerminal, launchApp, parseCsv, readText, type SolutionContext } from 'agentest'
 
 const RECEIPTS = `March receipts
 
@@ -18,8 +15,8 @@ const TOTAL = 244.99
 
 const setup = [
   `cat > ~/Documents/receipts.txt <<'EOF'\n${RECEIPTS}EOF`,
-  launch('mousepad ~/Documents/receipts.txt', 'Mousepad$'),
-  launch('gnumeric', 'Gnumeric$'),
+  launchApp('mousepad', '~/Documents/receipts.txt'),
+  launchApp('gnumeric'),
 ].join('\n')
 
 /**
@@ -94,5 +91,5 @@ test('totals the receipts in a CSV saved by the spreadsheet', async ({ run, shel
   expect(column.length, `column A has the ${AMOUNTS.length} amounts and the total`).toBe(AMOUNTS.length + 1)
   expect(column.slice(0, AMOUNTS.length).map(Number), 'the amounts, in the order of the file').toEqual(AMOUNTS)
   expect(Math.abs(Number(column[AMOUNTS.length]) - TOTAL) < 0.005, `the last row holds the total, ${TOTAL}`).toBe(true)
-  await expectWrittenBy(expect, observed, '/home/agent/total.csv', 'gnumeric')
+  await expectWrittenBy({ expect, observed, shell }, '/home/agent/total.csv', 'gnumeric')
 })

@@ -1,7 +1,4 @@
-import { agentTest, type SolutionContext } from 'agentest'
-import { expectWrittenBy } from './checks.ts'
-import { inTerminal } from './shortcuts.ts'
-import { gnumericExportCsv, gnumericRepeatExport, launch, parseCsv, untilShell } from './support.ts'
+import { agentTest, expectWrittenBy, gnumericExportCsv, gnumericRepeatExport, inTerminal, launchApp, parseCsv, untilShell, type SolutionContext } from 'agentest'
 
 const GRADES = `student,test1,test2,test3
 Ana,78,85,92
@@ -60,7 +57,7 @@ const test = agentTest({
   level: 'silver',
   tool: 'gnumeric',
   goal: 'The spreadsheet open on screen is ~/grades.csv. Add a column "Average" with each student\'s average of the three tests, and next to it a column "Result" that says PASS when the average is at least 65 and FAIL otherwise. Save the result as a new CSV file, ~/Documents/grades-final.csv, and leave ~/grades.csv as it was.',
-  setup_cmd: [`cat > ~/grades.csv <<'EOF'\n${GRADES}EOF`, launch('gnumeric ~/grades.csv', 'Gnumeric$')].join('\n'),
+  setup_cmd: [`cat > ~/grades.csv <<'EOF'\n${GRADES}EOF`, launchApp('gnumeric', '~/grades.csv')].join('\n'),
   solution: async (context) => {
     await fillColumns(context)
     await gnumericExportCsv(context, FINAL)
@@ -114,5 +111,5 @@ test('adds Average and Result columns in a new CSV, saved by the spreadsheet', a
   const wrong = averages.filter(({ student, shown }) => !rightToItsPrecision(shown, student.average)).map(({ student, shown }) => `${student.name}: ${shown}`)
   expect(wrong, 'each average is right, to the precision shown').toEqual([])
   expect(rows.slice(1).map((row) => row[5]), 'each result is PASS or FAIL by the 65 mark').toEqual(STUDENTS.map((s) => s.result))
-  await expectWrittenBy(expect, observed, FINAL, 'gnumeric')
+  await expectWrittenBy({ expect, observed, shell }, FINAL, 'gnumeric')
 })

@@ -1,7 +1,4 @@
-import { agentTest, type SolutionContext } from 'agentest'
-import { expectWrittenBy } from './checks.ts'
-import { inTerminal } from './shortcuts.ts'
-import { gnumericRepeatExport, launch, parseCsv, untilShell, untilWindow } from './support.ts'
+import { agentTest, expectWrittenBy, gnumericRepeatExport, inTerminal, launchApp, parseCsv, untilShell, untilWindow, type SolutionContext } from 'agentest'
 
 const INVENTORY = `item,location,stock
 Stapler,Shelf A,12
@@ -36,7 +33,7 @@ const test = agentTest({
   level: 'wood',
   tool: 'gnumeric',
   goal: 'The spreadsheet open on screen is ~/inventory.csv. The stock of "Printer paper" in it is wrong: it should be 81. Correct it and save the file, keeping it a CSV file.',
-  setup_cmd: [`cat > ~/inventory.csv <<'EOF'\n${INVENTORY}EOF`, launch('gnumeric ~/inventory.csv', 'Gnumeric$')].join('\n'),
+  setup_cmd: [`cat > ~/inventory.csv <<'EOF'\n${INVENTORY}EOF`, launchApp('gnumeric', '~/inventory.csv')].join('\n'),
   solution: (context) => setStock(context),
   near_misses: {
     'wrong row': (context) => setStock(context, { row: 4 }),
@@ -68,5 +65,5 @@ test('corrects the printer paper stock in the spreadsheet', async ({ run, shell,
   const paper = rows.find((row) => row[0] === 'Printer paper')
   expect(paper?.[2], 'printer paper has a stock of 81').toBe('81')
   expect(rows, 'the rest of the file is unchanged and it is still CSV').toEqual(EXPECTED)
-  await expectWrittenBy(expect, observed, '/home/agent/inventory.csv', 'gnumeric')
+  await expectWrittenBy({ expect, observed, shell }, '/home/agent/inventory.csv', 'gnumeric')
 })

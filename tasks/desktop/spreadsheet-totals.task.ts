@@ -1,7 +1,4 @@
-import { agentTest, type SolutionContext } from 'agentest'
-import { expectWrittenBy } from './checks.ts'
-import { inTerminal } from './shortcuts.ts'
-import { gnumericRepeatExport, launch, parseCsv, untilShell, untilWindow } from './support.ts'
+import { agentTest, expectWrittenBy, gnumericRepeatExport, inTerminal, launchApp, parseCsv, untilShell, untilWindow, type SolutionContext } from 'agentest'
 
 const SALES = `month,north,south
 Jan,1200,950
@@ -41,7 +38,7 @@ const test = agentTest({
   level: 'bronze',
   tool: 'gnumeric',
   goal: 'The spreadsheet open on screen is ~/sales.csv. Add a row at the bottom labelled "Total" that has the total of the north column and the total of the south column, then save the file, keeping it a CSV file.',
-  setup_cmd: [`cat > ~/sales.csv <<'EOF'\n${SALES}EOF`, launch('gnumeric ~/sales.csv', 'Gnumeric$')].join('\n'),
+  setup_cmd: [`cat > ~/sales.csv <<'EOF'\n${SALES}EOF`, launchApp('gnumeric', '~/sales.csv')].join('\n'),
   solution: (context) => addTotals(context),
   near_misses: {
     'june left out': (context) => addTotals(context, { lastRow: 6 }),
@@ -64,5 +61,5 @@ test('adds a Total row and saves the CSV from the spreadsheet', async ({ run, sh
   const last = rows[rows.length - 1] ?? []
   expect(last[0], 'the new row is labelled Total').toBe('Total')
   expect(last.slice(1, 3).map(Number), `the totals are north ${TOTALS[0]} and south ${TOTALS[1]}`).toEqual(TOTALS)
-  await expectWrittenBy(expect, observed, '/home/agent/sales.csv', 'gnumeric')
+  await expectWrittenBy({ expect, observed, shell }, '/home/agent/sales.csv', 'gnumeric')
 })

@@ -1,5 +1,4 @@
-import { agentTest, type SolutionContext } from 'agentest'
-import { launch, untilShell } from './support.ts'
+import { agentTest, launchApp, untilShell, type SolutionContext } from 'agentest'
 
 const CONFIG = `[server]
 host = 127.0.0.1
@@ -32,7 +31,7 @@ const test = agentTest({
   category: 'terminal',
   level: 'wood',
   goal: 'Using the terminal, first make a backup copy of ~/app/config.ini named ~/app/config.ini.bak, then change the server port in ~/app/config.ini from 8080 to 9090. Leave everything else as it is.',
-  setup_cmd: ['mkdir -p ~/app', `cat > ~/app/config.ini <<'EOF'\n${CONFIG}EOF`, launch('xterm', '^agent@')].join('\n'),
+  setup_cmd: ['mkdir -p ~/app', `cat > ~/app/config.ini <<'EOF'\n${CONFIG}EOF`, launchApp('xterm')].join('\n'),
   solution: (context) => inShell(context, [BACKUP, edit()]),
   near_misses: {
     'no backup': (context) => inShell(context, [edit()], 'grep -q "port = 9090" ~/app/config.ini'),

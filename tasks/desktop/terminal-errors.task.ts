@@ -1,5 +1,4 @@
-import { agentTest, type SolutionContext } from 'agentest'
-import { launch, untilShell } from './support.ts'
+import { agentTest, launchApp, untilShell, type SolutionContext } from 'agentest'
 
 /**
  * Log lines are "<time> <LEVEL> <message>". Only the level counts: some INFO and WARN messages
@@ -44,7 +43,7 @@ const setup = [
       `cat > ${file} <<'EOF'\n${lines.map(([level, message], i) => `2024-05-01T10:${String(i).padStart(2, '0')}:00 ${level} ${message}`).join('\n')}\nEOF`,
   ),
   "printf 'ERROR ERROR ERROR: remember to rotate the logs\\n' > notes.txt",
-  launch('xterm', '^agent@'),
+  launchApp('xterm'),
 ].join('\n')
 
 /**

@@ -1,5 +1,4 @@
-import { agentTest, type SolutionContext } from 'agentest'
-import { launch, untilShell } from './support.ts'
+import { agentTest, launchApp, untilShell, type SolutionContext } from 'agentest'
 
 /** Types `command` into the open terminal and waits until ~/hello.txt (or `file`) exists. */
 async function inShell({ computer, desktop }: SolutionContext, command: string, file = '~/hello.txt'): Promise<void> {
@@ -14,7 +13,7 @@ const test = agentTest({
   level: 'paper',
   goal: 'In the open terminal, create the file ~/hello.txt containing the single word hello.',
   // Waits for the shell's first prompt: keys typed while xterm starts are lost.
-  setup_cmd: launch('xterm', '^agent@'),
+  setup_cmd: launchApp('xterm'),
   solution: (context) => inShell(context, 'echo hello > ~/hello.txt'),
   near_misses: {
     'two words': (context) => inShell(context, 'echo hello world > ~/hello.txt'),

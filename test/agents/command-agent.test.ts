@@ -11,6 +11,7 @@ import { AgentConfig } from '../../src/schema/config.ts'
 import { Recorder } from '../../src/trajectory/recorder.ts'
 import { RecordingComputer, TaskAbortedError } from '../../src/trajectory/recording-computer.ts'
 import { FakeComputer, TASK, harnessAccess, rejection } from './helpers.ts'
+import { alive } from '../support/processes.ts'
 
 const PROGRAM = join(import.meta.dirname, '../data/command-failures/misbehave.py')
 const KEY = 'sk-command-agent-test-0123456789'
@@ -38,15 +39,6 @@ async function run(how: string, options: { signal?: AbortSignal; command?: strin
   const access: HarnessAccess = harnessAccess({ log: async (text) => void (await recorder.appendText('agent.log', text)) })
   const outcome = commandAgent.run(context, access)
   return { outcome, recorder, inner, log: () => readFileSync(join(dir, 'task-1/agent.log'), 'utf8') }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
 }
 
 const pids: number[] = []

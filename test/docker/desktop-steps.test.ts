@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import type { SolutionContext } from '../../src/task/spec.ts'
 import { ensureImage, imageDir, removeRunContainers } from '../../src/docker/index.ts'
 import { DesktopSandbox } from '../../src/sandbox/desktop/desktop-sandbox.ts'
-import { activeTitle, launch, takeInto } from '../../tasks/desktop/support.ts'
+import { activeTitle, launch, takeInto } from '../../src/desktop-helpers/index.ts'
 import { ROOT } from '../e2e/run-benchmark.ts'
 import { docker, noDocker } from './docker-available.ts'
 

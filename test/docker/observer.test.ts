@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, test } from 'vitest'
 import { ensureImage, imageDir, removeRunContainers } from '../../src/docker/index.ts'
 import { DesktopSandbox } from '../../src/sandbox/desktop/desktop-sandbox.ts'
 import type { Observation } from '../../src/observer/index.ts'
-import { launch, untilShell, untilWindow } from '../../tasks/desktop/support.ts'
+import { launch, untilShell, untilWindow } from '../../src/desktop-helpers/index.ts'
 import { ROOT } from '../e2e/run-benchmark.ts'
 import { docker, noDocker } from './docker-available.ts'
 

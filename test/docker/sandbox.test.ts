@@ -3,7 +3,7 @@ import { allXKeysyms } from '../../src/computer/x-keys.ts'
 import { ensureImage, imageDir, LABEL, removeDeadRunContainers, removeRunContainers } from '../../src/docker/index.ts'
 import { DesktopSandbox, SetupCommandError } from '../../src/sandbox/desktop/desktop-sandbox.ts'
 import { ROOT } from '../e2e/run-benchmark.ts'
-import { launch } from '../../tasks/desktop/support.ts'
+import { launch } from '../../src/desktop-helpers/index.ts'
 import { docker, noDocker } from './docker-available.ts'
 
 const RUN = `docker-test-${process.pid}`

@@ -3,7 +3,7 @@ import { repeatFreeRuns } from '../../src/computer/xdotool.ts'
 import { ensureImage, imageDir, removeRunContainers } from '../../src/docker/index.ts'
 import { DesktopSandbox } from '../../src/sandbox/desktop/desktop-sandbox.ts'
 import { ROOT } from '../e2e/run-benchmark.ts'
-import { launch, LAUNCH_CALCULATOR } from '../../tasks/desktop/support.ts'
+import { launch, launchApp } from '../../src/desktop-helpers/index.ts'
 import { docker, noDocker } from './docker-available.ts'
 
 const RUN = `typing-test-${process.pid}`
@@ -32,7 +32,7 @@ describe.skipIf(noDocker)('typing into the bundled desktop apps', { timeout: 300
   })
 
   test('the calculator shows exactly the digits typed, repeated ones included', async () => {
-    const sandbox = await open('typing-calculator', LAUNCH_CALCULATOR)
+    const sandbox = await open('typing-calculator', launchApp('galculator'))
     await sandbox.computer.type(`${DIGITS}+121=`)
     await sandbox.computer.keypress(['ctrl', 'q'])
     const settings = async () => (await sandbox.shell("grep '^remembered_valuex=' /home/agent/.config/galculator/galculator.conf; exit 0")).stdout.toString().trim()

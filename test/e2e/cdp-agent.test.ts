@@ -21,6 +21,7 @@ import type { TestCaseRun } from '../../src/schema/run.ts'
 import { UrlPolicy } from '../../src/urls/url-policy.ts'
 import { reachable, type AdversaryReport } from '../data/cdp/agents/cdp-adversary.ts'
 import { runBenchmark } from './run-benchmark.ts'
+import { alive } from '../support/processes.ts'
 
 /**
  * Agents that drive the task's browser themselves over CDP (`agent.options.cdp: true`), run as a
@@ -113,7 +114,7 @@ describe('an agent that drives the task\'s browser over CDP', { timeout: 300_000
       // Gone with the task: the endpoint, the browser's own DevTools port, the browser and its profile.
       expect(await reachable('127.0.0.1', found.gatewayPort), result.id).toBe(false)
       expect(found.devtoolsPort && (await reachable('127.0.0.1', found.devtoolsPort)), result.id).toBe(false)
-      expect(found.browserPid && processAlive(found.browserPid), result.id).toBe(false)
+      expect(found.browserPid && alive(found.browserPid), result.id).toBe(false)
       expect(found.profile && existsSync(found.profile), result.id).toBe(false)
     }
   })
@@ -178,15 +179,6 @@ describe('disguised harness endpoints, asked for over CDP', { timeout: 120_000 }
     }
   })
 })
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
-  }
-}
 
 describe('the CDP gateway judges what an agent sends', () => {
   const clone = 'http://127.0.0.1:4100'

@@ -50,3 +50,13 @@ export function isAlive(pid: number): boolean {
     return false
   }
 }
+
+/** Whether a process with this pid exists (signal 0 checks without sending anything). */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}

@@ -465,7 +465,7 @@ const SETTLE_TIMEOUT_MS = 15_000
  * still come and there is nothing to wait for; when it left one running (an app still starting),
  * until nothing has changed for 1.5 s. Quiet is measured on the clock, whatever a probe costs.
  * A task whose app needs longer before it reads keys waits for that in its setup_cmd
- * (tasks/desktop/support.ts's `launch` waits for the focused window's title, which a shell in
+ * (agentest's `launch` (src/desktop-helpers) waits for the focused window's title, which a shell in
  * xterm sets at its first prompt).
  */
 const PREPARE_SCRIPT = [

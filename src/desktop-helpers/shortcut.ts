@@ -1,16 +1,19 @@
 /**
- * The "shortcut" near miss of a task whose goal names an app: the end state reached from a
- * terminal instead, opened as an agent acting only through the keyboard would: pcmanfm's own
- * (Tools > Open Current Folder in Terminal, F4), or the desktop's terminal key (Ctrl+Alt+T).
+ * The "shortcut" near miss every task whose goal names an app (`tool`) declares: the end state
+ * reached from a terminal instead, opened as an agent acting only through the keyboard would:
+ * pcmanfm's own (Tools > Open Current Folder in Terminal, F4), or the desktop's terminal key
+ * (Ctrl+Alt+T).
  *
  * The validity gate also runs it as each of its tricks (`context.trick`), the shortcut done
  * quietly so that only evidence the agent cannot forge tells it from the app's own work: with the
  * shell's history off, in a terminal renamed after the app's window, with the app's own state
  * forged (its recent-files list, its saved settings, the app closed so nothing overwrites them),
- * or left running in the background after the terminal closed.
+ * or left running in the background after the terminal closed. A shortcut that does not play the
+ * trick it is given is reported by the gate as not applicable.
  */
-import type { SolutionContext } from 'agentest'
-import { activeTitle, untilShell, untilWindow } from './support.ts'
+import type { SolutionContext } from '../task/spec.ts'
+import { quote } from './shell-text.ts'
+import { activeTitle, untilShell, untilWindow } from './waits.ts'
 
 /** What a forger writes when the trick is "with forged app state". */
 export interface Forgery {
@@ -20,7 +23,8 @@ export interface Forgery {
   calculator?: number
 }
 
-const quote = (text: string) => `'${text.replaceAll("'", `'\\''`)}'`
+/** What a shortcut needs of its context: the Computer, the container, and the gate's trick if any. */
+export type ShortcutContext = Pick<SolutionContext, 'computer' | 'desktop' | 'trick'>
 
 /** Shell lines that forge the apps' own records of what they did. */
 function forgeryLines(forge: Forgery): string[] {
@@ -35,7 +39,7 @@ function forgeryLines(forge: Forgery): string[] {
     lines.push(`mkdir -p ~/.local/share && echo "${xbel.replaceAll('"', '\\"')}" > ~/.local/share/recently-used.xbel`)
   }
   if (forge.calculator !== undefined) {
-    lines.push('pkill -x galculator; sleep 1', `printf '[general]\\nremembered_valuex=${forge.calculator}\\n' > ~/.config/galculator/galculator.conf`)
+    lines.push('pkill -x galculator; sleep 1', `mkdir -p ~/.config/galculator; printf '[general]\\nremembered_valuex=${forge.calculator}\\n' > ~/.config/galculator/galculator.conf`)
   }
   return lines
 }
@@ -43,8 +47,9 @@ function forgeryLines(forge: Forgery): string[] {
 /**
  * The shell lines to type for `commands` under the gate's trick, if one is asked for (and the
  * trick marked as played). `appTitle` is the title of the app's window, for the renaming trick.
+ * For a shortcut that types into a terminal of its own rather than through `inTerminal`.
  */
-export function tricked(context: SolutionContext, commands: readonly string[], appTitle: string, forge: Forgery = {}): string[] {
+export function tricked(context: Pick<SolutionContext, 'trick'>, commands: readonly string[], appTitle: string, forge: Forgery = {}): string[] {
   const { trick } = context
   let lines = [...commands]
   switch (trick?.name) {
@@ -70,16 +75,20 @@ export function tricked(context: SolutionContext, commands: readonly string[], a
   return lines
 }
 
+/** How `inTerminal` opens its terminal, and what the forging trick writes. */
+export interface InTerminalOptions {
+  /** `'keys'`: the desktop's Ctrl+Alt+T (default); `'f4'`: pcmanfm's terminal in its current folder. */
+  open?: 'keys' | 'f4'
+  /** What the forging trick leaves behind for this task (the apps' own records). */
+  forge?: Forgery
+}
+
 /**
  * Opens a terminal, types `commands` into it (as the gate's trick, if any, asks), then `exit`,
- * and waits for it to close; the app the goal names is left as it was. `forge` is what the
- * forging trick writes for this task.
+ * and waits for it to close; the app the goal names is left as it was. Commands run as the
+ * agent in its home (or, with `open: 'f4'`, in the folder pcmanfm shows).
  */
-export async function inTerminal(
-  context: SolutionContext,
-  commands: readonly string[],
-  { open = 'keys', forge = {} }: { open?: 'keys' | 'f4'; forge?: Forgery } = {},
-): Promise<void> {
+export async function inTerminal(context: ShortcutContext, commands: readonly string[], { open = 'keys', forge = {} }: InTerminalOptions = {}): Promise<void> {
   const { computer, desktop } = context
   const count = async () => Number((await desktop.shell('pgrep -c -x xterm', 10_000)).stdout.toString().trim() || 0)
   const before = await count()
