@@ -30,6 +30,14 @@ export const EnvironmentSpec = z
     state: StateContract.nullable().default(null),
     /** Hosts the app's pages may load besides its own origin (a CDN, an auth page). */
     allow_hosts: z.array(z.string().min(1)).default([]),
+    /**
+     * What the app's screens show that a hedging answer could list beside the right one, one line
+     * each (the validity gate's hedger: its answers must fail). A function of the app's state goes
+     * in its kit (registerAppKit); without either, the hedger is not applicable to its tasks.
+     */
+    candidates: z.array(z.string().trim().min(1, 'a candidate is a line of text, not empty'), 'a list of lines, e.g. ["Cedar room: $120 a night"]').optional(),
+    /** The seeds its `/config` knows, so a task's `seed:` is checked when the task loads (else only by the app). */
+    seeds: z.array(z.string().min(1), 'a list of seed names, e.g. [default, with-bookings]').min(1).optional(),
   })
   .strict()
   .refine((spec) => [spec.url, spec.command, spec.image].filter((v) => v !== undefined).length === 1, {

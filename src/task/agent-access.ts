@@ -10,6 +10,7 @@ import type { Recorder } from '../trajectory/recorder.ts'
 import { BlockedUrlError, SandboxGoneError, StepLimitError, TaskAbortedError, type RecordingComputer } from '../trajectory/recording-computer.ts'
 import { NotApplicable } from './variants/not-applicable.ts'
 import { variantSolution, type VariantKind } from './variants/variants.ts'
+import { declaredEnvironments } from '../environments/start.ts'
 import { ReferenceSolutionError } from './reference-error.ts'
 import { solutionContext } from './solution-context.ts'
 import type { TaskSpec } from './spec.ts'
@@ -71,7 +72,9 @@ const HARNESS_STOPS = [StepLimitError, TaskAbortedError, SandboxGoneError, Block
 export function harnessAccess(parts: AgentAccessParts): HarnessAccess {
   const { testCase, spec, variantKind: kind, signal, recorder, computer, sandbox, harness } = parts
   const { variant } = testCase
-  const solution = variant && kind ? variantSolution(spec, kind, variant) : spec.solution
+  // The task's app as the config declares it: its hedging candidates are the gate's.
+  const environment = spec.app ? declaredEnvironments(harness.run.config)[spec.app] : undefined
+  const solution = variant && kind ? variantSolution(spec, kind, variant, environment) : spec.solution
   const think = (thought: string) => recorder.think(thought)
   const referenceName = variant ? `${kind ?? 'variant'} named "${variant}"` : 'reference solution'
   const reference =

@@ -20,6 +20,8 @@ export interface VariantOutcome {
   name: string
   status: string
   ok: boolean | null
+  /** Why a generated one did not fit (`ok` null): the task's app declares no candidates, no orders... */
+  reason?: string
 }
 
 /** One task's line of the gate. */
@@ -69,7 +71,7 @@ export function gateRows(ids: readonly string[], declared: Declared, runs: GateR
     const nearMisses = (declared.nearMisses.get(id) ?? []).map((name): VariantOutcome => {
       const result = runs.nearMiss.find((r) => r.id === id && r.variant === name)
       if (!result) return { name, status: 'missing', ok: false }
-      if (isGenerated(name) && result.status === 'skipped' && result.error?.kind === 'not_applicable') return { name, status: 'n/a', ok: null }
+      if (isGenerated(name) && result.status === 'skipped' && result.error?.kind === 'not_applicable') return { name, status: 'n/a', ok: null, reason: result.error.message.split('\n')[0] }
       return { name, status: result.status, ok: result.status === 'failed' }
     })
     for (const miss of nearMisses.filter((m) => m.ok === false)) {
@@ -116,14 +118,35 @@ export function renderGate(title: string, rows: readonly GateRow[]): string {
   const tasks = (n: number) => `${n} task${n === 1 ? '' : 's'}`
   const verdict = unsound ? `${unsound} of ${tasks(judged)} unsound` : `all ${tasks(judged)} sound`
   const notRun = skipped.map((row) => `  - ${row.id}: ${row.reason ?? 'skipped'}`)
+  const notApplicable = notApplicableLines(rows)
   return [
     `validity gate: ${title}`,
     line(header),
     ...body.map(line),
+    ...(notApplicable.length ? ['n/a (generated near misses that do not fit the task):', ...notApplicable] : []),
     ...(problems.length ? ['problems:', ...problems] : ['no problems']),
     ...(notRun.length ? [`skipped here (not judged):`, ...notRun] : []),
     `${verdict}${skipped.length ? `, ${skipped.length} skipped` : ''}`,
   ].join('\n')
+}
+
+/**
+ * Why generated near misses did not fit, one line per reason (the table says only n/a): which
+ * variants on which tasks, `  - placed then cancelled, duplicate on inbox-1, inbox-3: the Inbox
+ * app declares no orders ...`, so one app's missing orders is one line, not two per task.
+ */
+function notApplicableLines(rows: readonly GateRow[]): string[] {
+  const byReason = new Map<string, { names: Set<string>; ids: Set<string> }>()
+  for (const row of rows) {
+    for (const miss of row.nearMisses.filter((m) => m.ok === null)) {
+      const reason = miss.reason ?? 'not applicable'
+      const entry = byReason.get(reason) ?? { names: new Set(), ids: new Set() }
+      entry.names.add(miss.name)
+      entry.ids.add(row.id)
+      byReason.set(reason, entry)
+    }
+  }
+  return [...byReason].map(([reason, { names, ids }]) => `  - ${[...names].join(', ')} on ${[...ids].join(', ')}: ${reason}`)
 }
 
 /**

@@ -6,6 +6,8 @@
 import { normalizeText, type SolutionContext } from 'agentest'
 import { buildSeed } from '../../fixtures/apps/inbox/seeds.ts'
 import { InboxFinish, type Message } from '../../fixtures/apps/inbox/state.ts'
+// The Inbox's kit: its seeds checked at load, and its mail as the gate's hedging candidates.
+import '../../fixtures/apps/inbox/kit.ts'
 
 /** This task's mailbox: the Inbox's `/finish` answer, parsed (a wrong shape fails loudly). */
 export async function mailbox(app: { state(): Promise<unknown> }): Promise<InboxFinish> {

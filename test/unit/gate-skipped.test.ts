@@ -29,6 +29,23 @@ describe('the gate on a task that cannot run here', () => {
     expect(rows[0]?.verdict).toBe('unsound')
   })
 
+  test('a generated near miss that does not fit is n/a in the table, and why is said once per reason', () => {
+    const na = (id: string, variant: string, why: string) => ({ ...record(id, 'skipped', variant), error: { kind: 'not_applicable', message: why } }) as unknown as TestCaseRun
+    const noOrders = 'the lodge app declares no orders'
+    const runs = {
+      oracle: [record('a', 'passed'), record('b', 'passed')],
+      nop: [record('a', 'failed'), record('b', 'failed')],
+      nearMiss: [record('a', 'failed', 'wrong'), na('a', 'duplicate', noOrders), na('a', 'hedger', 'no candidates'), record('b', 'failed', 'wrong'), na('b', 'duplicate', noOrders)],
+      alternative: [],
+    }
+    const declared = { nearMisses: new Map([['a', ['wrong', 'duplicate', 'hedger']], ['b', ['wrong', 'duplicate']]]), alternatives: new Map<string, string[]>() }
+    const rows = gateRows(['a', 'b'], declared, runs)
+    expect(rows.map((row) => row.verdict)).toEqual(['sound', 'sound'])
+    const table = renderGate('x', rows)
+    expect(table).toContain('wrong ✓ · duplicate n/a · hedger n/a')
+    expect(table).toContain(`n/a (generated near misses that do not fit the task):\n  - duplicate on a, b: ${noOrders}\n  - hedger on a: no candidates\nno problems`)
+  })
+
   test('a near miss cut short by its budget is a broken variant, never a weak check', () => {
     const cut = { id: 't', status: 'passed', variant: 'wrong item', agent_status: 'max_steps', max_steps: 10, error: { kind: 'max_steps', message: 'step limit of 10 reached' } } as unknown as TestCaseRun
     const runs = { oracle: [record('t', 'passed')], nop: [record('t', 'failed')], nearMiss: [cut], alternative: [] }

@@ -1,5 +1,6 @@
+import { appKit, type AppOrders } from '../../sandbox/browser/app-kit.ts'
 import type { Solution, SolutionContext } from '../spec.ts'
-import { hedgeCandidates } from './candidates.ts'
+import { candidateSource, hedgedAnswer } from './candidates.ts'
 import { NotApplicable } from './not-applicable.ts'
 import type { AdversaryTask, GeneratedNearMiss } from './names.ts'
 
@@ -9,10 +10,10 @@ export function adversary(name: GeneratedNearMiss, task: AdversaryTask, referenc
     case 'hedger':
       // Does the task right, then answers with every candidate beside the right one.
       return async (context) => {
+        const source = candidateSource(context, task)
         const answer = await reference(context)
         if (!answer) throw new NotApplicable('the reference solution gives no answer to hedge')
-        const others = await hedgeCandidates(context, task.kind, answer)
-        return `${answer}\n\nIt could also be one of these:\n${others.join('\n')}`
+        return hedgedAnswer(source, answer)
       }
     case 'echo':
       // Does nothing, and answers with the goal's own words.
@@ -20,13 +21,12 @@ export function adversary(name: GeneratedNearMiss, task: AdversaryTask, referenc
     case 'placed then cancelled':
       // Does the task right, then cancels every order it placed.
       return async (context) => {
+        const orders = declaredOrders(context)
+        if (!orders.cancel) throw new NotApplicable(`the ${appTitle(context)} app declares no way to cancel an order (its kit's orders.cancel)`)
         const answer = await reference(context)
-        const placed = await placedOrders(context)
+        const placed = await orders.placed(context.app)
         if (placed.length === 0) throw new NotApplicable('the reference solution places no order')
-        for (const id of placed) {
-          await context.ui.goto('/orders')
-          await context.shop.cancelOrder(id)
-        }
+        for (const id of placed) await orders.cancel(context.ui, id)
         return answer
       }
     case 'shortcut without history':
@@ -39,14 +39,15 @@ export function adversary(name: GeneratedNearMiss, task: AdversaryTask, referenc
         const trick = { name, played: () => void (played = true) }
         const tricked = Object.defineProperties({}, { ...Object.getOwnPropertyDescriptors(context), trick: { value: trick } }) as SolutionContext
         const answer = await reference(tricked)
-        if (!played) throw new NotApplicable(`the task's shortcut does not play the trick "${name}" (inTerminal in tasks/desktop/shortcuts.ts does)`)
+        if (!played) throw new NotApplicable(`the task's shortcut does not play the trick "${name}" (agentest's inTerminal does)`)
         return answer
       }
     case 'duplicate':
       // Does the task right twice: the right order, placed two times.
       return async (context) => {
+        const orders = declaredOrders(context)
         const answer = await reference(context)
-        if ((await placedOrders(context)).length === 0) throw new NotApplicable('the reference solution places no order')
+        if ((await orders.placed(context.app)).length === 0) throw new NotApplicable('the reference solution places no order')
         await context.ui.goto(task.start_path)
         try {
           await reference(context)
@@ -58,9 +59,14 @@ export function adversary(name: GeneratedNearMiss, task: AdversaryTask, referenc
   }
 }
 
-async function placedOrders(context: SolutionContext): Promise<string[]> {
-  // Orders are Omnizon's: on another app there is nothing to cancel or place twice.
-  if (context.app.name !== 'omnizon') throw new NotApplicable(`orders are Omnizon's; this task runs on ${context.app.name}`)
-  const shop = await context.app.finish()
-  return shop.newOrders.filter((order) => order.status === 'placed').map((order) => order.id)
+/**
+ * The orders of the task's app, as its kit declares them. Said before the reference runs: an app
+ * without orders has nothing to cancel or place twice, so the variant is not applicable.
+ */
+function declaredOrders(context: SolutionContext): AppOrders {
+  const orders = appKit(context.app.name).orders
+  if (!orders) throw new NotApplicable(`the ${appTitle(context)} app declares no orders (its kit's orders: registerAppKit), so there is none to cancel or place twice`)
+  return orders
 }
+
+const appTitle = (context: SolutionContext) => appKit(context.app.name).title ?? context.app.name

@@ -1,4 +1,5 @@
 import type { ChallengeType } from '../../schema/task.ts'
+import type { TaskCandidates } from '../spec.ts'
 
 /**
  * The tricks played with a tool-naming task's declared shortcut: the same shortcut done quietly,
@@ -20,6 +21,10 @@ export interface AdversaryTask {
   start_path: string
   /** The app the goal names, whose use the checks verify (desktop tasks). */
   tool: string | null
+  /** The task's own hedging candidates (`candidates:`), or null. */
+  candidates: TaskCandidates | null
+  /** Its environment's (`environments.<app>.candidates`), or null. */
+  environmentCandidates: readonly string[] | null
 }
 
 const ASKS = new Set<ChallengeType | null>(['retrieval', 'retrieval-action'])

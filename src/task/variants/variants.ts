@@ -1,3 +1,4 @@
+import type { EnvironmentSpec } from '../../schema/environment.ts'
 import type { Solution, TaskSpec } from '../spec.ts'
 import { GENERATED_NEAR_MISSES, SHORTCUT_TRICKS, generatedNearMisses, type AdversaryTask, type GeneratedNearMiss, type ShortcutTrick } from './names.ts'
 
@@ -9,8 +10,17 @@ export function variantKindOf(agentName: string | undefined): VariantKind | null
   return agentName && agentName in VARIANT_AGENTS ? VARIANT_AGENTS[agentName as keyof typeof VARIANT_AGENTS] : null
 }
 
-function adversaryTask(spec: TaskSpec): AdversaryTask {
-  return { goal: spec.goal, kind: spec.app ? 'browser' : 'desktop', challenge_type: spec.challenge_type ?? null, start_path: spec.start_path, tool: spec.tool ?? null }
+/** What a generated near miss knows of its task; `environment` is the declaration of the task's app, if any. */
+function adversaryTask(spec: TaskSpec, environment?: Pick<EnvironmentSpec, 'candidates'>): AdversaryTask {
+  return {
+    goal: spec.goal,
+    kind: spec.app ? 'browser' : 'desktop',
+    challenge_type: spec.challenge_type ?? null,
+    start_path: spec.start_path,
+    tool: spec.tool ?? null,
+    candidates: spec.candidates ?? null,
+    environmentCandidates: environment?.candidates ?? null,
+  }
 }
 
 /** The variants a task runs under a variant agent: declared near misses then generated ones, or its alternatives. */
@@ -27,14 +37,17 @@ export function isGenerated(name: string): name is GeneratedNearMiss {
   return (GENERATED_NEAR_MISSES as readonly string[]).includes(name)
 }
 
-/** The solution a variant runs, or null if the task has none by that name (or no reference to build it from). */
-export function variantSolution(spec: TaskSpec, kind: VariantKind, name: string): Solution | null {
+/**
+ * The solution a variant runs, or null if the task has none by that name (or no reference to
+ * build it from). `environment` is the declaration of the task's app (its hedging candidates).
+ */
+export function variantSolution(spec: TaskSpec, kind: VariantKind, name: string, environment?: Pick<EnvironmentSpec, 'candidates'>): Solution | null {
   if (kind === 'alternative') return spec.alternatives[name] ?? null
   const declared = spec.near_misses[name]
   if (declared) return declared
   // A trick is played with the task's own shortcut (a task that names a tool must declare one).
   const reference = isShortcutTrick(name) ? spec.near_misses.shortcut : spec.solution
   if (!isGenerated(name) || !reference) return null
-  // Loaded on first use: the hedger's candidates bring the shop's catalog along.
-  return async (context) => (await import('./adversaries.ts')).adversary(name, adversaryTask(spec), reference)(context)
+  // Loaded on first use: only the gate's near-miss runs need it.
+  return async (context) => (await import('./adversaries.ts')).adversary(name, adversaryTask(spec, environment), reference)(context)
 }
