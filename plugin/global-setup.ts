@@ -24,7 +24,8 @@ import { stringify } from 'yaml'
 export default async function setup(project: TestProject): Promise<() => Promise<void>> {
   const run = project.getProvidedContext()['agentest:run']
   const log = (line: string) => project.vitest.logger.log(`agentest: ${line}`)
-  const found = failOnInputError(() => findBrowser(run.config.browser.executable_path, run.config.browser.headless))
+  // A browser elsewhere (browser.connect) needs none here.
+  const found = run.config.browser.connect ? null : failOnInputError(() => findBrowser(run.config.browser.executable_path, run.config.browser.headless))
   // A run of browser tasks never needs Docker: prepared on first ask, its client (dockerode) is
   // never loaded nor the engine waited on (a one-task run's start: ~0.1 CPU-s and 0.2 s). A
   // packaged agent's image is built before any task, so no task's timeout pays for it.
@@ -53,7 +54,7 @@ export default async function setup(project: TestProject): Promise<() => Promise
     // Signals are the run's to handle (plugin/interrupt.ts): tasks in flight still need the browser
     // to finish their records; teardown closes it, and Playwright kills it if the process exits.
     return chromium.launchServer({
-      executablePath: found.executablePath,
+      executablePath: found?.executablePath,
       headless: run.config.browser.headless,
       args: chromiumArgs(),
       handleSIGINT: false,

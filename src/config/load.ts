@@ -41,6 +41,8 @@ const ENV_OVERRIDES = {
   AGENTEST_RUN_COST_USD: { path: ['limits', 'run_cost_usd'], read: decimal },
   AGENTEST_BROWSER: { path: ['browser', 'executable_path'], read: text },
   AGENTEST_BROWSER_SCOPE: { path: ['browser', 'scope'], read: text },
+  AGENTEST_BROWSER_CONNECT: { path: ['browser', 'connect'], read: text },
+  AGENTEST_BROWSER_PROXY_HOST: { path: ['browser', 'proxy_host'], read: text },
   AGENTEST_OMNIZON_URL: { path: ['apps', 'omnizon', 'url'], read: text },
   AGENTEST_KEEP_CONTAINERS: { path: ['docker', 'keep_on_failure'], read: boolean },
   AGENTEST_WARM_POOL: { path: ['docker', 'warm_pool'], read: integer },

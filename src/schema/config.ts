@@ -54,6 +54,23 @@ export const BrowserConfig = z
      * through the main process). auto: worker up to one worker per core, run beyond.
      */
     scope: z.enum(['auto', 'worker', 'run']).default('auto'),
+    /**
+     * A browser elsewhere to open every task's context in, instead of launching one: a Playwright
+     * browser server (`ws://host:port/...`, from `launchServer` or `npx playwright run-server`)
+     * or a Chromium's CDP endpoint (`http://host:9222`, a browser farm's). Each task still gets a
+     * context of its own behind this machine's egress proxy.
+     */
+    connect: z
+      .string()
+      .regex(/^(wss?|https?):\/\/[^\s]+$/, 'a ws:// endpoint of a Playwright browser server, or the http:// CDP endpoint of a Chromium')
+      .nullable()
+      .default(null),
+    /**
+     * The address of this machine at which that browser reaches the egress proxy (each task's
+     * proxy listens there): this machine's LAN address, or for a browser in a container the Docker
+     * bridge's gateway. 127.0.0.1 (the default) serves a browser on this machine only.
+     */
+    proxy_host: z.string().min(1).default('127.0.0.1'),
   })
   .strict()
 export type BrowserConfig = z.infer<typeof BrowserConfig>

@@ -20,8 +20,12 @@ import { UrlPolicy } from '../../urls/url-policy.ts'
  */
 export async function connectBrowser(config: BrowserConfig, wsEndpoint: string | undefined): Promise<Browser> {
   const chromium = playwrightChromium()
-  const browser = wsEndpoint
-    ? await chromium.connect(wsEndpoint)
+  // A CDP endpoint (a browser farm's, a Chromium started with --remote-debugging-port) or a Playwright server's.
+  const endpoint = config.connect ?? wsEndpoint
+  const browser = endpoint
+    ? await (/^https?:/.test(endpoint) ? chromium.connectOverCDP(endpoint) : chromium.connect(endpoint)).catch((error: unknown) => {
+        throw new Error(`browser.connect: cannot reach the browser at ${endpoint}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
+      })
     : await chromium.launch({
         executablePath: findBrowser(config.executable_path, config.headless).executablePath,
         headless: config.headless,
@@ -122,7 +126,7 @@ export class BrowserSandbox {
     const { policy, violations, record, mayOpen } = confinement(config, options)
     // The proxy can judge every request when it sees every URL whole: plain-http clones, no other host.
     const judges = options.origins.every((origin) => new URL(origin).protocol === 'http:') && policy.allowHosts.length === 0
-    const guard = await EgressGuard.start(policy, record, { judges })
+    const guard = await EgressGuard.start(policy, record, { judges, host: config.proxy_host })
     let context: BrowserContext | null = null
     try {
       context = await browser.newContext({ ...contextOptions(config), proxy: guard.proxy })

@@ -37,6 +37,7 @@ export class EgressGuard {
     private readonly refused: (what: string) => void,
     /** Whether this proxy judges the clones' requests too (see above). */
     private readonly judges: boolean,
+    private readonly host = '127.0.0.1',
   ) {
     server.on('connection', (socket: Socket) => this.track(socket))
     server.on('request', (req, res) => this.forward(req, res))
@@ -49,19 +50,24 @@ export class EgressGuard {
     })
   }
 
-  static async start(policy: UrlPolicy, refused: (what: string) => void, options: { judges: boolean }): Promise<EgressGuard> {
+  /** `host`: where it listens, the address its browser reaches it at (127.0.0.1 unless the browser is elsewhere). */
+  static async start(policy: UrlPolicy, refused: (what: string) => void, options: { judges: boolean; host?: string }): Promise<EgressGuard> {
     const server = createServer()
+    const host = options.host ?? '127.0.0.1'
     await new Promise<void>((resolve, reject) => {
-      server.once('error', reject)
-      server.listen(0, '127.0.0.1', () => resolve())
+      server.once('error', (error: NodeJS.ErrnoException) =>
+        reject(error.code === 'EADDRNOTAVAIL' ? new Error(`browser.proxy_host: ${host} is not an address of this machine, so the egress proxy cannot listen there`) : error),
+      )
+      server.listen(0, host, () => resolve())
     })
-    return new EgressGuard(server, policy, refused, options.judges)
+    return new EgressGuard(server, policy, refused, options.judges, host)
   }
 
   /** The context's `proxy` option: everything but the allowed hosts comes here. */
   get proxy(): { server: string; bypass?: string } {
     const { port } = this.server.address() as AddressInfo
-    return { server: `http://127.0.0.1:${port}`, bypass: this.policy.allowHosts.join(',') || undefined }
+    const host = this.host.includes(':') ? `[${this.host}]` : this.host
+    return { server: `http://${host}:${port}`, bypass: this.policy.allowHosts.join(',') || undefined }
   }
 
   async close(): Promise<void> {
