@@ -81,6 +81,11 @@ elif [ -z "${DOCKER_HOST:-}" ] && command -v apt-get >/dev/null 2>&1 && [ "$(id 
     apt-get update -qq
     apt-get install -y -qq --no-install-recommends docker.io >/dev/null
   fi
+  # The tests reach the engine over TLS too, with certificates they make with openssl.
+  if ! command -v openssl >/dev/null 2>&1; then
+    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openssl >/dev/null ||
+      { apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends openssl >/dev/null; }
+  fi
   start_dockerd || true
 else
   say "no Docker engine answers at ${DOCKER_HOST:-/var/run/docker.sock}: install Docker Engine"
