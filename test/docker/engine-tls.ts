@@ -1,9 +1,10 @@
 import { execFileSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
-import { connect as connectSocket, type AddressInfo } from 'node:net'
+import type { AddressInfo } from 'node:net'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { createServer, type TLSSocket } from 'node:tls'
+import { pipeToEngine } from './engine-proxy.ts'
 
 /**
  * A TLS front for the local engine's socket, as a remote engine over `tcp://` with TLS looks: it
@@ -20,8 +21,6 @@ export interface TlsEngine {
   close(): Promise<void>
 }
 
-const REQUEST_LINE = /(GET|HEAD|POST|PUT|DELETE) (\/\S+) HTTP\/1\.[01]\r\n/g
-
 export async function startTlsEngine(socketPath = '/var/run/docker.sock'): Promise<TlsEngine> {
   const dir = mkdtempSync(join(tmpdir(), 'agentest-engine-tls-'))
   const openssl = (...args: string[]) => execFileSync('openssl', args, { cwd: dir, stdio: 'pipe' })
@@ -37,19 +36,7 @@ export async function startTlsEngine(socketPath = '/var/run/docker.sock'): Promi
   const requests: string[] = []
   let refused = 0
   const read = (name: string) => readFileSync(join(dir, name))
-  const server = createServer({ key: read('server-key.pem'), cert: read('server.pem'), ca: read('ca.pem'), requestCert: true, rejectUnauthorized: true }, (client: TLSSocket) => {
-    const engine = connectSocket(socketPath)
-    client.on('data', (chunk: Buffer) => {
-      for (const match of chunk.toString('latin1').matchAll(REQUEST_LINE)) requests.push(`${match[1]} ${match[2]}`)
-    })
-    client.pipe(engine).pipe(client)
-    const end = () => {
-      client.destroy()
-      engine.destroy()
-    }
-    client.on('error', end).on('close', end)
-    engine.on('error', end).on('close', end)
-  })
+  const server = createServer({ key: read('server-key.pem'), cert: read('server.pem'), ca: read('ca.pem'), requestCert: true, rejectUnauthorized: true }, (client: TLSSocket) => pipeToEngine(client, socketPath, requests))
   server.on('tlsClientError', () => void (refused += 1))
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
   const { port } = server.address() as AddressInfo
