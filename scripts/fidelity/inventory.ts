@@ -61,7 +61,7 @@ function realFolder(root: string, dir: string, suite: string): SuiteFolder {
     const rows = loadRealTasks(dir).map((real): FileRow => {
       const plan = planCase(real)
       // The reason names the file already; the table does too.
-      return { suite, file: relative(root, real.file), id: real.id, loaded: true, reason: plan.skip?.replace(` in ${real.file}`, '') ?? null }
+      return { suite, file: relative(root, real.file), id: real.id, loaded: true, reason: plan.skip?.replaceAll(` in ${real.file}`, '') ?? null }
     })
     return { suite, kind: 'real', dir, rows }
   } catch (error) {

@@ -124,4 +124,16 @@ describe('solutions.ts beside the cases', () => {
     writeFileSync(join(dir, 'c', 'solutions.ts'), 'export default { a: { solution: async () => {} }, b: { solution: async () => {} } }\n')
     await expect(loadSolutions(join(dir, 'c'), ['a'])).rejects.toThrow(`${join(dir, 'c', 'solutions.ts')}: b: no REAL task b.json in ${join(dir, 'c')}`)
   })
+
+  test('a solutions file kept elsewhere (AGENTEST_REAL_SOLUTIONS): it must exist, and goal_starts must begin its case\'s goal', async () => {
+    const dir = folder({ 'a.json': TASK })
+    const file = join(dir, 'elsewhere.ts')
+    await expect(loadSolutions(dir, ['a'], { file })).rejects.toThrow(`${file}: no such solutions file (AGENTEST_REAL_SOLUTIONS)`)
+    writeFileSync(file, "export default { a: { goal_starts: 'Buy a tent', solution: async () => {} } }\n")
+    expect(Object.keys(await loadSolutions(dir, ['a'], { file, goals: { a: 'Buy a tent.' } }))).toEqual(['a'])
+    // REAL reuses ids across versions: v1's omnizon-3 is not v2's.
+    await expect(loadSolutions(dir, ['a'], { file, goals: { a: 'Order me a pot.' } })).rejects.toThrow(
+      `${file}: a.goal_starts: "Buy a tent" does not begin the goal of a.json in ${dir}: a solution for another task of that id`,
+    )
+  })
 })
