@@ -63,3 +63,35 @@ export const FinishRequest = z
   })
   .strict()
 export type FinishRequest = z.infer<typeof FinishRequest>
+
+/** A tool as a model is offered it: its name, what it does, and its arguments' JSON Schema. */
+export interface ToolDescription {
+  name: string
+  description: string
+  parameters: Record<string, unknown>
+}
+
+export const FINISH_DESCRIPTION =
+  'End the task with your final answer: for a question the answer itself, otherwise a short summary (or null). Optionally say the tokens your model used over the whole run (usage) and which model answered.'
+
+/**
+ * The served tools as function definitions a model takes (Chat Completions' `parameters`,
+ * Responses' and Messages' input schemas): the arguments as given (defaults optional), without
+ * `$schema` and the integer bounds zod adds (±2^53, which some providers refuse).
+ */
+export function toolDescriptions(computer: Computer): ToolDescription[] {
+  const actions = servedActions(computer).map((action) => ({ name: action.type, description: action.description, parameters: modelSchema(action.args) }))
+  return [...actions, { name: 'finish', description: FINISH_DESCRIPTION, parameters: modelSchema(FinishRequest) }]
+}
+
+function modelSchema(schema: z.ZodType): Record<string, unknown> {
+  const { $schema: _, ...json } = z.toJSONSchema(schema, { io: 'input' }) as Record<string, unknown>
+  return withoutSafeIntegerBounds(json) as Record<string, unknown>
+}
+
+function withoutSafeIntegerBounds(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(withoutSafeIntegerBounds)
+  if (typeof value !== 'object' || value === null) return value
+  const entries = Object.entries(value).filter(([key, v]) => !((key === 'minimum' || key === 'maximum') && Math.abs(Number(v)) === Number.MAX_SAFE_INTEGER))
+  return Object.fromEntries(entries.map(([key, v]) => [key, withoutSafeIntegerBounds(v)]))
+}

@@ -2,7 +2,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { WebStandardStreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { z } from 'zod'
-import { FinishRequest, servedActions, Thought } from './actions.ts'
+import { FINISH_DESCRIPTION, FinishRequest, servedActions, Thought } from './actions.ts'
 import { ComputerAction } from '../schema/action.ts'
 import type { ServedTask } from './served-task.ts'
 
@@ -40,7 +40,7 @@ function mcpServerFor(served: ServedTask): McpServer {
   server.registerTool(
     'finish',
     {
-      description: 'End the task with your final answer: for a question the answer itself, otherwise a short summary (or null). Optionally say the tokens your model used over the whole run (usage) and which model answered.',
+      description: FINISH_DESCRIPTION,
       inputSchema: FinishRequest,
     },
     async (args: FinishRequest) =>

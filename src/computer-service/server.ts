@@ -2,7 +2,7 @@ import { randomBytes, timingSafeEqual } from 'node:crypto'
 import { Hono, type Context } from 'hono'
 import { listen } from '../http/listen.ts'
 import type { ServedContext } from './context.ts'
-import { ActionRequest, FinishRequest, servedActions } from './actions.ts'
+import { ActionRequest, FinishRequest, servedActions, toolDescriptions } from './actions.ts'
 import { handleMcp } from './mcp.ts'
 import { RunOverError, ServedTask } from './served-task.ts'
 
@@ -40,6 +40,7 @@ export async function serveComputer(context: ServedContext, options: ServeOption
   })
   app.all('/mcp', (c) => handleMcp(served, c.req.raw))
   app.get('/v1/task', (c) => c.json({ ...served.task, actions: ['screenshot', ...servedActions(served.computer).map((a) => a.type), 'finish'] }))
+  app.get('/v1/tools', (c) => c.json({ tools: toolDescriptions(served.computer) }))
   app.get('/v1/screenshot', (c) =>
     answer(c, async () => {
       const png = await served.screenshot()

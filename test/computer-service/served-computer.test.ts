@@ -132,6 +132,22 @@ describe('the JSON API', () => {
     expect(inner.actions).toEqual([])
   })
 
+  test('GET /tools gives the tools as a model takes them: each action and finish with its JSON Schema, no $schema, no ±2^53 bounds', async () => {
+    const { served } = await serve()
+    const answer = await api(served, '/tools')
+    expect(answer.status).toBe(200)
+    const { tools } = (await answer.json()) as { tools: Array<{ name: string; description: string; parameters: Record<string, unknown> }> }
+    expect(tools.map((t) => t.name)).toEqual(expect.arrayContaining(['click', 'type', 'keypress', 'goto', 'finish']))
+    expect(tools.map((t) => t.name)).not.toContain('screenshot')
+    const click = tools.find((t) => t.name === 'click')!
+    expect(click.description).toMatch(/^Click at a point/)
+    expect(click.parameters).toMatchObject({ type: 'object', required: ['x', 'y'], properties: { x: { type: 'integer' }, y: { type: 'integer' } } })
+    const text = JSON.stringify(tools)
+    expect(text).not.toContain('$schema')
+    expect(text).not.toContain(String(Number.MAX_SAFE_INTEGER))
+    expect(tools.find((t) => t.name === 'finish')!.parameters).toMatchObject({ properties: { answer: {}, usage: {}, model: {} } })
+  })
+
   test('finish may carry the run\'s usage and model; a malformed usage is refused with the field named', async () => {
     const { served } = await serve()
     const bad = await api(served, '/finish', { body: { answer: 'Cedar', usage: { input_tokens: -1, output_tokens: 3 } } })
