@@ -97,8 +97,6 @@ describe.skipIf(noDocker)('the example command agents, end to end', { timeout: 3
     expect(nop.final_answer).toBe(GIVE_UP)
     expect(actionsOf(nop)).toEqual([])
     expect(readFileSync(join(runDir, nop.id, 'agent.log'), 'utf8')).toContain(`out| finished: ${JSON.stringify(GIVE_UP)}`)
-    // The failed task links the program's log, as it links a model transcript (the Vitest UI shows it too).
-    expect(run.stdout).toContain(`agent log: ${nop.id}/agent.log`)
 
     // The program sent the key to its model and offered it the served tools, finish among them.
     const calls = server!.requests.slice(requestsBefore)

@@ -32,8 +32,10 @@ export function commandAgentNamed(name: string, options: CommandOptions) {
 
 async function runProgram(context: AgentContext, access: HarnessAccess, options: CommandOptions): Promise<AgentOutcome> {
   const served = await serveComputer(context)
+  // Every line is on disk before the task's record is: the writes are awaited at the end.
+  const writes: Promise<unknown>[] = []
   const output = new ProgramOutput(
-    (line) => void access.log(line).catch(() => {}),
+    (line) => void writes.push(access.log(line).catch(() => {})),
     (text) => redact(text, [served.token]),
   )
   const program = start(options, programEnvironment(context, served, options))
@@ -63,6 +65,7 @@ async function runProgram(context: AgentContext, access: HarnessAccess, options:
   } finally {
     await stopGroup(program, exited)
     output.end()
+    await Promise.all(writes)
     await served.close()
   }
 }
@@ -79,7 +82,12 @@ function exitOf(program: ChildProcess): Promise<Exit> {
     program.once('error', (error: NodeJS.ErrnoException) => {
       if (program.pid === undefined) reject(new AgentFailure('agent_not_started', `the command agent could not start ${program.spawnfile}: ${error.code === 'ENOENT' ? 'not found (is it on PATH, or the path right from the project folder?)' : error.message}`))
     })
-    program.once('exit', (code, signal) => resolveExit({ code, signal }))
+    // Its output may still be in the pipes when it exits: read to their end first (a moment at
+    // most; a process it left behind may hold them open), so its last lines are in the message.
+    program.once('exit', (code, signal) => {
+      const drained = [program.stdout, program.stderr].map((stream) => (stream && !stream.readableEnded ? new Promise((done) => stream.once('end', done)) : null))
+      void Promise.race([Promise.all(drained), delay(500)]).then(() => resolveExit({ code, signal }))
+    })
   })
 }
 
