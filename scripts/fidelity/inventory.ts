@@ -94,6 +94,7 @@ export function reasonKind(reason: string): string {
     .split(/;|\n/)[0]!
     .replaceAll(/https?:\/\/\S+/g, '<url>')
     .replaceAll(/`[^`]*`|"[^"]*"/g, '<…>')
+    .replaceAll(/<…>(, <…>)+/g, '<…>')
     .replaceAll(/\[\d+\]/g, '[n]')
     .trim()
 }

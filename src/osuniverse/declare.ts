@@ -3,7 +3,6 @@ import { agentTest } from '../task/agent-test.ts'
 import { declareSkippedTask } from '../task/skipped-task.ts'
 import type { Solution, TaskSpecInput } from '../task/spec.ts'
 import type { CheckSpec } from '../schema/task.ts'
-import { OFFICE_IMAGE_DIR } from './images.ts'
 import type { LoadedCase } from './load.ts'
 import type { OsuniverseCase } from './schema.ts'
 
@@ -19,8 +18,9 @@ export type SolutionsByCase = Readonly<Record<string, (testCase: OsuniverseCase)
 
 /**
  * The agentTest() options of a case: its task as the goal, its setup_cmd, its image (OSUniverse's
- * mapped to the office image, by path from the task file), its checks as judged checks, its level
- * (so max_steps and the score weight are the level's) and its category. `None` is no setup.
+ * mapped to agentest's OSUniverse desktop, by path from the task file), its checks as judged
+ * checks, its level (so max_steps and the score weight are the level's) and its category; a
+ * network when it needs the internet and the user allowed it. `None` is no setup.
  */
 export function taskOptions(loaded: LoadedCase, taskFile: string, solutions?: CaseSolutions): TaskSpecInput {
   const { case: c } = loaded
@@ -33,6 +33,7 @@ export function taskOptions(loaded: LoadedCase, taskFile: string, solutions?: Ca
     goal: c.task,
     desktop_image: imageFor(loaded, taskFile),
     ...(setup && setup !== 'None' ? { setup_cmd: setup } : {}),
+    ...(loaded.network ? { network: true } : {}),
     checks: c.checks.map((check): CheckSpec => (check.type === 'command_output' ? { type: check.type, value: check.value, command: check.command } : { type: check.type, value: check.value })),
     ...(solutions ?? {}),
   }
@@ -40,7 +41,7 @@ export function taskOptions(loaded: LoadedCase, taskFile: string, solutions?: Ca
 
 /** A Dockerfile folder is named relative to the task file, as agentTest() reads it. */
 function imageFor(loaded: LoadedCase, taskFile: string): string {
-  const image = loaded.image.kind === 'office' ? OFFICE_IMAGE_DIR : loaded.image.image
+  const image = loaded.image.kind === 'mapped' ? loaded.image.dir : loaded.image.image
   if (!image.startsWith(sep)) return image
   const path = relative(dirname(taskFile), image).split(sep).join('/')
   return path.startsWith('.') ? path : `./${path}`

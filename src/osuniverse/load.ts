@@ -5,6 +5,7 @@ import { describeZodError, InputError } from '../errors/input-error.ts'
 import { TaskId } from '../schema/task.ts'
 import { caseImage, type CaseImage } from './images.ts'
 import { needsInternet } from './internet.ts'
+import { unmetNeeds } from './needs.ts'
 import { expandPlaceholders } from './placeholders.ts'
 import { OsuniverseCase } from './schema.ts'
 
@@ -19,8 +20,10 @@ export interface LoadedCase {
   file: string
   case: OsuniverseCase
   image: CaseImage
-  /** Why the case cannot run here (it needs the open internet), or null. */
+  /** Why the case cannot run here (the internet, or what its image lacks), in one line; or null. */
   skip: string | null
+  /** It needs the open internet and the user allowed it: its container gets a network. */
+  network: boolean
 }
 
 export interface LoadOptions {
@@ -28,6 +31,10 @@ export interface LoadOptions {
   now?: Date
   /** Folder that file names in messages are relative to. */
   cwd?: string
+  /** Run the cases that need the open internet, with a network (AGENTEST_OSUNIVERSE_INTERNET=1). */
+  internet?: boolean
+  /** The Dockerfile folder OSUniverse's own image maps to (default: MAPPED_IMAGE_DIR). */
+  imageDir?: string
 }
 
 const SUITE = 'osuniverse'
@@ -51,19 +58,34 @@ export function loadCases(dir: string, options: LoadOptions = {}): LoadedCase[] 
     }
     const stem = basename(file, extname(file))
     const expanded = expand(parsed, now)
+    const image = caseImage(expanded.desktop_image, file, options.imageDir)
+    const online = needsInternet(expanded)
     cases.push({
       key: category === null ? stem : `${category}/${stem}`,
       id: taskId(category, stem),
       category: category ?? SUITE,
       file,
       case: expanded,
-      image: caseImage(expanded.desktop_image, file),
-      skip: needsInternet(expanded),
+      image,
+      skip: skipReason(expanded, image, online, options.internet ?? false),
+      network: online !== null && (options.internet ?? false),
     })
   }
   problems.push(...duplicateIds(cases, shown))
   if (problems.length) throw InputError.bare(problems.join('\n'))
   return cases
+}
+
+/**
+ * Why a case is not run, in one line: it needs the internet (unless allowed), or something its
+ * image does not declare (capabilities.json). An image without a declaration is taken as is.
+ */
+function skipReason(testCase: OsuniverseCase, image: CaseImage, online: string | null, internet: boolean): string | null {
+  if (online && !internet) return `${online} (AGENTEST_OSUNIVERSE_INTERNET=1 runs it with a network)`
+  const unmet = image.has ? unmetNeeds(testCase, image.has) : []
+  if (unmet.length === 0) return null
+  const name = image.kind === 'mapped' ? image.dir : image.image
+  return `needs what its desktop (${name.replace(/^.*\/fixtures\/images\//, 'fixtures/images/')}) lacks: ${unmet.join('; ')}`
 }
 
 function caseFiles(dir: string, shown: (file: string) => string): Array<{ file: string; category: string | null }> {

@@ -2,7 +2,9 @@ import { cpSync, mkdirSync, mkdtempSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, test } from 'vitest'
-import { noDocker } from '../docker/docker-available.ts'
+import { ensureImage, imageDir } from '../../src/docker/index.ts'
+import { MAPPED_IMAGE_DIR } from '../../src/osuniverse/images.ts'
+import { docker, noDocker } from '../docker/docker-available.ts'
 import { ROOT, runBenchmark } from '../e2e/run-benchmark.ts'
 import type { ScriptedGrader } from '../grader/scripted-grader.ts'
 import { loadCases } from '../../src/osuniverse/load.ts'
@@ -24,11 +26,14 @@ const VARIANTS_AT_ONCE = { AGENTEST_CONCURRENCY: '2' }
 describe.skipIf(noDocker)('tasks/osuniverse: the OSUniverse YAML cases end to end, judged by the scripted grader', { timeout: 900_000 }, () => {
   let grader: ScriptedGrader
   beforeAll(async () => {
+    // Built here, once (about 11 minutes on 2 cores the first time), so no run's time limit pays for it.
+    await ensureImage(docker, 'agentest/desktop', imageDir(ROOT, 'agentest/desktop'), () => {})   // its FROM
+    await ensureImage(docker, 'agentest-task/osuniverse-desktop', MAPPED_IMAGE_DIR, () => {})
     grader = await startOsuniverseGrader()
-  })
+  }, 1_800_000)
   afterAll(() => grader?.close())
 
-  test('under the oracle every runnable case passes on the office image, and the one needing the internet is skipped with its reason', async () => {
+  test('under the oracle every runnable case passes on the OSUniverse desktop, and the one needing the internet is skipped with its reason', async () => {
     const run = await runBenchmark(RUN, { ...grader.env, AGENTEST_AGENT: 'oracle' })
     expect(run.code, run.stderr + run.stdout.slice(-4000)).toBe(0)
     const byId = Object.fromEntries(run.results.map((r) => [r.id, r]))
@@ -42,7 +47,7 @@ describe.skipIf(noDocker)('tasks/osuniverse: the OSUniverse YAML cases end to en
         level: loaded.case.level,
         max_steps: LEVEL_MAX_STEPS[loaded.case.level],
         task: loaded.case.task,
-        desktop_image: '../../fixtures/images/desktop-office',
+        desktop_image: '../../fixtures/images/osuniverse-desktop',
         ai_score: 1,
       })
       // Every YAML check was judged, by its own kind, with the grader's vote on record.

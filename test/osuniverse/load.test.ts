@@ -6,7 +6,7 @@ import { TaskSpec, toTestCase } from '../../src/task/spec.ts'
 import { desktopImageRef } from '../../src/docker/task-images.ts'
 import { LEVEL_MAX_STEPS, Level } from '../../src/schema/task.ts'
 import { taskOptions } from '../../src/osuniverse/declare.ts'
-import { caseImage, OFFICE_IMAGE_DIR } from '../../src/osuniverse/images.ts'
+import { caseImage, MAPPED_IMAGE_DIR } from '../../src/osuniverse/images.ts'
 import { needsInternet } from '../../src/osuniverse/internet.ts'
 import { loadCases } from '../../src/osuniverse/load.ts'
 import { expandPlaceholders } from '../../src/osuniverse/placeholders.ts'
@@ -64,7 +64,7 @@ describe('loading a folder of OSUniverse YAML', () => {
     expect(new Set(cases.flatMap((c) => c.case.checks.map((check) => check.type)))).toEqual(new Set(['returned_result', 'final_screenshot', 'expected_flow', 'command_output']))
     expect(new Set(cases.map((c) => c.case.level))).toEqual(new Set(['paper', 'wood', 'bronze']))
     expect(cases.filter((c) => c.skip).map((c) => c.key)).toEqual(['browser/exchange_rate'])
-    expect(cases.every((c) => c.image.kind === 'office')).toBe(true)
+    expect(cases.every((c) => c.image.kind === 'mapped' && c.image.dir === MAPPED_IMAGE_DIR)).toBe(true)
     const plan = cases.find((c) => c.key === 'libreoffice_writer/month_plan')!
     expect(plan.case.task).toContain("'Team plan for December'")
     expect(plan.case.checks[0]?.value).toContain("'Team plan for December'")
@@ -153,20 +153,20 @@ describe('a case as an agentest task', () => {
     expect(LEVEL_MAX_STEPS).toEqual({ paper: 5, wood: 25, bronze: 50, silver: 75, gold: 100 })
   })
 
-  test("OSUniverse's desktop image, under any tag or digest, is the office image (a Dockerfile folder named from the task file)", () => {
+  test("OSUniverse's desktop image, under any tag or digest, is agentest's OSUniverse desktop (a Dockerfile folder named from the task file)", () => {
     for (const image of [WEBTOP, 'us-docker.pkg.dev/agentsea-dev/agentd/desktop-webtop:latest', `us-docker.pkg.dev/agentsea-dev/agentd/desktop-webtop@sha256:${'a'.repeat(64)}`]) {
-      expect(caseImage(image, join(FIXTURES, 'x.yaml')).kind, image).toBe('office')
+      expect(caseImage(image, join(FIXTURES, 'x.yaml')).kind, image).toBe('mapped')
     }
     const [loaded] = loadCases(folder({ 'terminal/echo.yaml': CASE }))
     const named = taskOptions(loaded!, TASK_FILE).desktop_image!
-    expect(named).toBe('../../fixtures/images/desktop-office')
-    expect(desktopImageRef(named, 'tasks/osuniverse/osuniverse.task.ts')).toMatchObject({ kind: 'folder', dir: OFFICE_IMAGE_DIR, name: 'agentest-task/desktop-office' })
+    expect(named).toBe('../../fixtures/images/osuniverse-desktop')
+    expect(desktopImageRef(named, 'tasks/osuniverse/osuniverse.task.ts')).toMatchObject({ kind: 'folder', dir: MAPPED_IMAGE_DIR, name: 'agentest-task/osuniverse-desktop' })
   })
 
   test('another image is used as named; a relative path is a Dockerfile folder beside the YAML', () => {
-    expect(caseImage('agentest/desktop', '/cases/t/a.yaml')).toEqual({ kind: 'as-named', image: 'agentest/desktop' })
-    expect(caseImage('ghcr.io/me/desk:1', '/cases/t/a.yaml')).toEqual({ kind: 'as-named', image: 'ghcr.io/me/desk:1' })
-    expect(caseImage('./images/mine', '/cases/t/a.yaml')).toEqual({ kind: 'as-named', image: '/cases/t/images/mine' })
+    expect(caseImage('agentest/desktop', '/cases/t/a.yaml')).toEqual({ kind: 'as-named', image: 'agentest/desktop', has: null })
+    expect(caseImage('ghcr.io/me/desk:1', '/cases/t/a.yaml')).toEqual({ kind: 'as-named', image: 'ghcr.io/me/desk:1', has: null })
+    expect(caseImage('./images/mine', '/cases/t/a.yaml')).toEqual({ kind: 'as-named', image: '/cases/t/images/mine', has: null })
   })
 })
 
