@@ -77,7 +77,7 @@ export async function checkCommandAgent(options: CommandConformanceOptions): Pro
   }
   const key = `sk-agentest-check-${randomBytes(12).toString('hex')}`
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'agentest-agent-check-'))
-  const model = await startModelServer({ policy: scriptedModel })
+  const model = await startModelServer({ policy: scriptedCheckModel(COMMAND_CANCEL_GOAL) })
   let browser: Browser | null = null
   const sessions: Session[] = []
   const killAll = () => sessions.forEach((session) => session.program.signalGroup('SIGKILL'))
@@ -159,9 +159,6 @@ export async function runCommandCheck(commandLine: string, write: (text: string)
   )
   return failed.length === 0 ? 0 : 1
 }
-
-/** The scripted model: on the run's task one action, then finish; on the cancelled task no answer for a minute. */
-const scriptedModel = scriptedCheckModel(COMMAND_CANCEL_GOAL)
 
 /**
  * The scripted model of a conformance check (a test double): one action on the first turn, then

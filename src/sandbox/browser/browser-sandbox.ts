@@ -18,10 +18,9 @@ import { UrlPolicy } from '../../urls/url-policy.ts'
  * Playwright's to act on: on Ctrl-C the tasks in flight still need the browser to finish their
  * records, and the harness closes it after (a killed process takes it along: its pipe closes).
  */
-export async function connectBrowser(config: BrowserConfig, wsEndpoint: string | undefined): Promise<Browser> {
+export async function connectBrowser(config: BrowserConfig, endpoint: string | undefined): Promise<Browser> {
   const chromium = playwrightChromium()
   // A CDP endpoint (a browser farm's, a Chromium started with --remote-debugging-port) or a Playwright server's.
-  const endpoint = config.connect ?? wsEndpoint
   const browser = endpoint
     ? await (/^https?:/.test(endpoint) ? chromium.connectOverCDP(endpoint) : chromium.connect(endpoint)).catch((error: unknown) => {
         throw new Error(`browser.connect: cannot reach the browser at ${endpoint}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
