@@ -3,6 +3,7 @@ import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs'
 import dockerignore from '@balena/dockerignore'
 import { join, relative } from 'node:path'
 import type Docker from 'dockerode'
+import { withBuildLock } from './build-lock.ts'
 
 /** What global setup tells workers about Docker: usable or not (and why), and the built image tags. */
 export type DockerProvision =
@@ -108,10 +109,18 @@ export async function ensureImage(
 ): Promise<string> {
   const tag = contentTag(name, dir)
   if (await imageExists(docker, tag)) return tag
-  log(`building ${tag} from ${dir} (once; later runs reuse it)`)
-  await buildImage(docker, { tag, context: dir, labels: { 'dev.agentest.image': name } }, log)
-  await docker.getImage(tag).tag({ repo: name, tag: 'latest' })
-  log(`built ${tag}`)
+  await withBuildLock(
+    tag,
+    async () => {
+      // Another process may have built it while this one waited for the lock.
+      if (await imageExists(docker, tag)) return
+      log(`building ${tag} from ${dir} (once; later runs reuse it)`)
+      await buildImage(docker, { tag, context: dir, labels: { 'dev.agentest.image': name } }, log)
+      await docker.getImage(tag).tag({ repo: name, tag: 'latest' })
+      log(`built ${tag}`)
+    },
+    () => imageExists(docker, tag),
+  )
   return tag
 }
 
