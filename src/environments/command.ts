@@ -1,5 +1,6 @@
 import { spawn } from 'node:child_process'
 import { createServer } from 'node:net'
+import { groupListensOn } from './port-owner.ts'
 import { waitReady } from './ready.ts'
 import type { RunningEnvironment } from './start.ts'
 
@@ -31,7 +32,17 @@ function stopWhenGone(owner: number, group: number): void {
  * so stopping it stops whatever the command started too.
  */
 export async function startCommand(name: string, command: string, options: { port?: number; readyPath: string; timeoutMs: number; cwd: string }): Promise<RunningEnvironment> {
-  const port = options.port ?? (await freePort())
+  // A port picked here may be picked by another run at the same moment: the app that lost it is
+  // not the one answering, so it is stopped and started again on another.
+  for (let attempt = 1; ; attempt++) {
+    const started = await startOnce(name, command, { ...options, port: options.port ?? (await freePort()) })
+    if (started !== 'port taken') return started
+    if (options.port !== undefined || attempt === 3) throw new Error(`the ${name} environment (\`${command}\`) did not start: another process answers on its port`)
+  }
+}
+
+async function startOnce(name: string, command: string, options: { port: number; readyPath: string; timeoutMs: number; cwd: string }): Promise<RunningEnvironment | 'port taken'> {
+  const { port } = options
   const line = command.replaceAll('{port}', String(port))
   const child = spawn('/bin/sh', ['-c', line], { cwd: options.cwd, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, PORT: String(port) } })
   if (child.pid) stopWhenGone(process.pid, child.pid)
@@ -67,6 +78,10 @@ export async function startCommand(name: string, command: string, options: { por
   } catch (error) {
     await stop()
     throw new Error(`the ${name} environment (\`${line}\`) did not start: ${error instanceof Error ? error.message : String(error)}`)
+  }
+  if (child.pid && groupListensOn(child.pid, port) === false) {
+    await stop()
+    return 'port taken'
   }
   return { url, close: stop }
 }

@@ -91,6 +91,21 @@ describe('environments: the web apps tasks run against', { timeout: 120_000 }, (
     expect(statuses.fine).toHaveProperty('url')
   })
 
+  test("a port another process answers on is not taken for the app's: a declared one is an error, a picked one is picked again", async () => {
+    // Someone else's server, already answering on the port (as another run's app may, having picked the same free port).
+    const other = createServer((_, res) => res.end('not yours')).listen(0, '127.0.0.1')
+    await new Promise((done) => other.once('listening', done))
+    const { port } = other.address() as AddressInfo
+    try {
+      // The app cannot bind, but its readiness probe gets the other server's answer.
+      const lingering = `node -e "setTimeout(() => {}, 2000); require('http').createServer().listen(${port}, '127.0.0.1').on('error', () => {})"`
+      const statuses = await start({ fixed: { command: lingering, port } })
+      expect(statuses.fixed).toEqual({ error: `the fixed environment (\`${lingering}\`) did not start: another process answers on its port` })
+    } finally {
+      other.close()
+    }
+  })
+
   test('a url already running is checked; one that does not answer is an error', async () => {
     const server = createServer((_q, s) => s.writeHead(302, { location: '/login' }).end())
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve))
