@@ -32,6 +32,7 @@ export interface AgentestPluginOptions {
 const TASK_TAGS = [...Difficulty.options, ...ChallengeType.options, ...Level.options].map((name) => ({ name }))
 
 const GLOBAL_SETUP = fileURLToPath(new URL('./global-setup.ts', import.meta.url))
+const TASK_RUNNER = fileURLToPath(new URL('./runner/index.ts', import.meta.url))
 
 /**
  * The Vitest plugin for a benchmark project: task globs, timeouts and tags; the validated
@@ -76,8 +77,10 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
           isolate: false,
           // A failed check's code frame is the task's own line, not agentest's check plumbing.
           onStackTrace: (_error: unknown, frame: { file: string }) => !CHECK_PLUMBING.some((folder) => frame.file.startsWith(folder)),
-          // How many of a file's attempts a worker runs at once (agentTest marks them concurrent).
-          ...(config.run.concurrency > 1 ? { maxConcurrency: config.run.concurrency } : {}),
+          // How many tasks a worker runs at once: different task files (the runner starts up to this
+          // many) and a file's attempts (agentTest marks them concurrent) alike.
+          maxConcurrency: config.run.concurrency,
+          runner: TASK_RUNNER,
         },
       }
     },
@@ -98,6 +101,9 @@ export function agentest(options: AgentestPluginOptions = {}): Vite.Plugin {
           throw new InputError(`${split}: the shards of a run and their merge write one run folder: set AGENTEST_RUN_ID=<id> (the same on each)`)
         })
       }
+      // Tasks in flight are set by run.concurrency: one worker holds them all (Vitest hands a single
+      // non-isolated worker every file at once), unless --maxWorkers or the config names workers.
+      if (resolved.config.run.concurrency > 1 && !vitest.config.maxWorkers && !project.config.maxWorkers) project.config.maxWorkers = 1
       const retries = retryCount(project.config.retry)
       if (retries > 0) {
         failOnInputError(() => {

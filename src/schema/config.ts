@@ -100,10 +100,10 @@ export const RunConfig = z
      */
     epochs: z.number().int().min(1).max(100).default(1),
     /**
-     * Attempts a Vitest worker runs at once: the tests of one task file (its epochs, a gate's
-     * variants, a suite file's tasks) share the worker's modules and browser, each in its own
-     * sandbox. 1 (the default) runs them one after another. Above 1, a slow model's waits
-     * overlap without a worker process per attempt.
+     * Tasks run at once: different task files and a file's tests (its epochs, a gate's variants,
+     * a suite file's tasks) alike, sharing a worker's modules and browser, each in its own
+     * sandbox. 1 (the default) runs them one after another. Above 1, with no worker count named,
+     * one worker holds them all, so a slow model's waits overlap without a process per task.
      */
     concurrency: z.number().int().min(1).max(256).default(1),
     /** Per-task wall-clock limit; the agent loop is stopped when it passes. */
