@@ -19,8 +19,8 @@ import { readFinish, ROOT, type OracleRecording } from './concurrency-oracle.ts'
 export interface HarnessOptions {
   /** Task files (or folders) to run, relative to the root. */
   files: string[]
-  /** Vitest workers (--maxWorkers). */
-  workers: number
+  /** Vitest workers (--maxWorkers); none named: the run's own choice (one worker for run.concurrency > 1). */
+  workers?: number
   model: SlowModel
   oracle: OracleRecording
   /** The records the run must write (by record key: omnizon-1, omnizon-1.e2, ...), each with the recorded task it repeats. */
@@ -51,7 +51,7 @@ export async function runHarness(options: HarnessOptions): Promise<HarnessOutcom
         '--project',
         'benchmark',
         ...options.files,
-        `--maxWorkers=${options.workers}`,
+        ...(options.workers ? [`--maxWorkers=${options.workers}`] : []),
       ],
       cwd: ROOT,
       env: {

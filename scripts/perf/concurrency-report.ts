@@ -7,15 +7,6 @@ import type { KindMemory, TreeMemory } from './memory.ts'
 
 const mb = (value: number) => `${Math.round(value)} MB`
 
-/**
- * The peak RSS sum per concurrent task: over the concurrency the run was given (every worker or
- * loop holds a task while there are tasks left). Conversations with the model in flight are a
- * note only: a task holds its browser and worker before its first model call and after its last.
- */
-export function perTaskMb(memory: TreeMemory, concurrency: number): number {
-  return memory.peak_rss_mb / Math.max(1, concurrency)
-}
-
 const byKind = (kinds: Record<string, KindMemory>, what: 'rss_mb' | 'pss_mb' = 'rss_mb') =>
   Object.entries(kinds)
     .sort(([, a], [, b]) => (b[what] ?? 0) - (a[what] ?? 0))

@@ -6,6 +6,7 @@ import { oracleRecording } from '../../scripts/perf/concurrency-oracle.ts'
 import { sampleTree, TreeSampler } from '../../scripts/perf/memory.ts'
 import { compare } from '../../scripts/perf/p3-concurrency.ts'
 import { compare as compareP5 } from '../../scripts/perf/p5-many.ts'
+import { compare as compareP6 } from '../../scripts/perf/p6-different.ts'
 import { descendants } from '../../scripts/perf/proc.ts'
 
 describe('the model-bound ideal', () => {
@@ -78,13 +79,28 @@ describe('P3 in a reduced form', () => {
     expect(p3a!.ratio).toBeCloseTo(p3a!.harness.median_s / ideal, 6)
     expect(p3b!.bare.median_s).toBeGreaterThan(0)
     expect(p3b!.harness.median_s).toBe(p3a!.harness.median_s)
-    expect(p4).toMatchObject({ unit: 'MB', goal: '≤ 150 MB per task' })
+    expect(p4).toMatchObject({ unit: 'MB', goal: '≤ 1.5x' })
     expect(p4!.harness.median_s).toBeGreaterThan(0)
+    expect(p4!.ratio).toBeCloseTo(p4!.harness.median_s / p4!.bare.median_s, 6)
 
     // The slow model holds each reply for the delay it was given.
     const turn = recordedTurn(oracle.byId.get('omnizon-3')!, 0, { delayMs: 250 })
     expect(turn).toMatchObject({ delay_ms: 250, actions: [expect.objectContaining({ type: 'click' })] })
     expect(recordedTurn(oracle.byId.get('omnizon-3')!, 99, { delayMs: 250 })).toMatchObject({ delay_ms: 250, answer: expect.any(String) })
+  })
+})
+
+describe('P6 in a reduced form', () => {
+  test('four different task files in flight in one worker, a model answering in 500 ms: every copy correct on both sides, memory against the bare script', { timeout: 300_000 }, async () => {
+    const rows = await compareP6({ rounds: 1, log: () => undefined, tasks: ['omnizon-3', 'omnizon-7'], files: 4, delayMs: 500 })
+    expect(rows.map((r) => r.id)).toEqual(['P6a', 'P6b', 'P6c'])
+    for (const row of rows) expect(row.problems, row.id).toEqual([])
+    const notes = rows[0]!.notes.join('\n')
+    expect(notes).toContain('one Vitest worker runs them all at once')
+    // All four conversations were open together: four files in flight in the one worker.
+    expect(Number(/at most (\d+)\)/.exec(notes)?.[1])).toBe(4)
+    expect(rows[1]).toMatchObject({ unit: 'MB', goal: '≤ 1.5x' })
+    expect(rows[1]!.bare.median_s).toBeGreaterThan(0)
   })
 })
 
