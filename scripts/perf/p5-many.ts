@@ -5,9 +5,10 @@
  * once; the RSS sum, which counts every renderer's shared pages again, is in the notes) and
  * finishes within 1.5x its model-bound ideal.
  *
- * The attempts are epochs of a few task files, held by a few Vitest workers: `run.concurrency`
- * lets a worker run a file's attempts at once, each in its own browser context, so 4 workers
- * hold 64 attempts (a worker process per attempt was 11.6 GB at 64 before any task started).
+ * The attempts are epochs of a few task files (4), all at once through `run.concurrency`, each
+ * in its own browser context; by default one Vitest worker holds them all (`--workers N` names
+ * N workers, a file each, the form before files could share a worker; a worker process per
+ * attempt was 11.6 GB at 64 before any task started).
  * The run is watched: past the memory cap (or when the machine runs short) every process of its
  * tree is killed, and the rows say where it stopped. It never runs the machine out of memory.
  */
@@ -20,11 +21,13 @@ import { describeCpu, describeMemory, vitestDuration } from './concurrency-repor
 import { availableMb } from './proc.ts'
 
 export interface P5Options extends CompareOptions {
-  /** Omnizon task ids whose epochs the attempts are (the first `workers` of the suite by default). */
+  /** Omnizon task ids whose epochs the attempts are (the first `files` of the suite by default). */
   tasks?: string[]
-  /** Attempts in flight at once (64): `attempts / workers` epochs of each task, all at once. */
+  /** Attempts in flight at once (64): `attempts / files` epochs of each task, all at once. */
   attempts?: number
-  /** Vitest workers, one task file each (4). */
+  /** Task files whose epochs the attempts are (4, or `workers`). */
+  files?: number
+  /** Vitest workers, one task file each; none named: one worker holds every file (the default). */
   workers?: number
   /** The model's reply time, ms (5000). */
   delayMs?: number
@@ -43,8 +46,7 @@ interface Round {
 }
 
 export const compare: Compare<P5Options> = async (options) => {
-  const workers = options.workers ?? 4
-  const ids = (options.tasks ?? omnizonTaskIds()).slice(0, workers)
+  const ids = (options.tasks ?? omnizonTaskIds()).slice(0, options.workers ?? options.files ?? 4)
   const epochs = Math.ceil((options.attempts ?? 64) / ids.length)
   const attempts = epochs * ids.length
   const delayMs = options.delayMs ?? 5000
@@ -61,8 +63,9 @@ export const compare: Compare<P5Options> = async (options) => {
     try {
       const harness = await runHarness({
         files: ids.map(taskFile),
-        workers: ids.length,
-        env: { AGENTEST_EPOCHS: String(epochs), AGENTEST_CONCURRENCY: String(epochs) },
+        workers: options.workers,
+        // One worker runs all the attempts at once; named workers each run their file's epochs at once.
+        env: { AGENTEST_EPOCHS: String(epochs), AGENTEST_CONCURRENCY: String(options.workers ? epochs : attempts) },
         model,
         oracle,
         expected,
@@ -89,12 +92,12 @@ export const compare: Compare<P5Options> = async (options) => {
     // A run that had to be stopped would only be stopped again.
     if (rounds.at(-1)?.harness.run.stopped) break
   }
-  return rows(rounds, { count: attempts, delayMs, tasks: ids.length, epochs })
+  return rows(rounds, { count: attempts, delayMs, tasks: ids.length, epochs, workers: options.workers })
 }
 
 const gb = (mb: number) => `${(mb / 1024).toFixed(1)} GB`
 
-function rows(rounds: Round[], setup: { count: number; delayMs: number; tasks: number; epochs: number }): Comparison[] {
+function rows(rounds: Round[], setup: { count: number; delayMs: number; tasks: number; epochs: number; workers?: number }): Comparison[] {
   const what = `${setup.count} Omnizon attempts in flight at once under openai-cua, a model answering in ${setup.delayMs / 1000} s`
   const stopped = rounds.flatMap((r, i) => (r.harness.run.stopped ? [`round ${i + 1}: ${r.harness.run.stopped}; the tasks did not finish, so this is no correctness result`] : []))
   const problems = rounds.flatMap((r, i) => r.harness.problems.map((p) => `round ${i + 1}: ${p}`))
@@ -107,7 +110,9 @@ function rows(rounds: Round[], setup: { count: number; delayMs: number; tasks: n
   const longest = Math.max(0, ...rounds.map((r) => r.ideal_s))
   const notes = [
     `the model-bound ideal ${longest.toFixed(0)} s: the larger of the longest attempt's model time and the total over ${setup.count}, at ${setup.delayMs / 1000} s a call`,
-    `the attempts are ${setup.epochs} epochs of each of ${setup.tasks} Omnizon tasks: --maxWorkers=${setup.tasks} with run.concurrency ${setup.epochs}, so each worker holds its file's attempts at once`,
+    setup.workers
+      ? `the attempts are ${setup.epochs} epochs of each of ${setup.tasks} Omnizon tasks: --maxWorkers=${setup.workers} with run.concurrency ${setup.epochs}, so each worker holds its file's attempts at once`
+      : `the attempts are ${setup.epochs} epochs of each of ${setup.tasks} Omnizon tasks: run.concurrency ${setup.count} and no --maxWorkers, so one worker holds them all at once`,
     ...stopped,
     ...rounds.map((r, i) => `round ${i + 1}: memory cap ${gb(r.cap_mb)}; ${describeCpu('harness', r.harness.run)}`),
     ...rounds.flatMap((r, i) => describeMemory(`round ${i + 1}`, r.harness.run.memory, null, setup.count)),

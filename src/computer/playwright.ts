@@ -26,8 +26,12 @@ const WEB_ONLY = new UrlPolicy({ origins: [], allowHosts: [], blocklist: [] })
  * The Computer over a Playwright browser context. It follows new tabs, and after each action
  * waits for a navigation the action started, so the step's screenshot shows its effect.
  */
-/** How long a CDP capture may take before Playwright's own screenshot is tried. */
-const CDP_CAPTURE_LIMIT_MS = 5_000
+/**
+ * How long a CDP capture may take before Playwright's own screenshot is tried. A page that never
+ * paints fails within it; on a busy machine (64 pages of one task's epochs repainting at once on
+ * two cores) a capture took over 5 s, and a second capture started beside it only added load.
+ */
+const CDP_CAPTURE_LIMIT_MS = 20_000
 
 export class PlaywrightComputer implements Computer {
   readonly environment = 'browser' as const
