@@ -23,7 +23,9 @@ export async function connectBrowser(config: BrowserConfig, endpoint: string | u
   // A CDP endpoint (a browser farm's, a Chromium started with --remote-debugging-port) or a Playwright server's.
   const browser = endpoint
     ? await (/^https?:/.test(endpoint) ? chromium.connectOverCDP(endpoint) : chromium.connect(endpoint)).catch((error: unknown) => {
-        throw new Error(`browser.connect: cannot reach the browser at ${endpoint}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
+        // The endpoint is the user's (browser.connect) or the run's own browser server (browser.scope: run).
+        const whose = config.connect ? 'browser.connect: cannot reach the browser' : "cannot reach the run's browser server"
+        throw new Error(`${whose} at ${endpoint}: ${error instanceof Error ? error.message.split('\n')[0] : String(error)}`)
       })
     : await chromium.launch({
         executablePath: findBrowser(config.executable_path, config.headless).executablePath,
