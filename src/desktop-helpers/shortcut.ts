@@ -13,7 +13,7 @@
  */
 import type { SolutionContext } from '../task/spec.ts'
 import { quote } from './shell-text.ts'
-import { activeTitle, untilShell, untilWindow } from './waits.ts'
+import { activeTitle, retrying, untilShell, untilWindow } from './waits.ts'
 
 /** What a forger writes when the trick is "with forged app state". */
 export interface Forgery {
@@ -94,8 +94,13 @@ export async function inTerminal(context: ShortcutContext, commands: readonly st
   const before = await count()
   // The app's window, in front before the terminal opens: the renaming trick takes its title.
   const appTitle = (await activeTitle(desktop)) ?? 'Mousepad'
-  await computer.keypress(open === 'f4' ? ['f4'] : ['ctrl', 'alt', 't'])
-  await untilShell(desktop, `[ "$(pgrep -c -x xterm)" -gt ${before} ]`)
+  // A key the window manager missed on a busy machine opens nothing: pressed again only while no
+  // new terminal process has started, so a slow terminal is waited for, never opened twice.
+  await retrying(
+    desktop,
+    () => computer.keypress(open === 'f4' ? ['f4'] : ['ctrl', 'alt', 't']),
+    (timeoutMs) => untilShell(desktop, `[ "$(pgrep -c -x xterm)" -gt ${before} ]`, timeoutMs),
+  )
   await untilWindow(desktop, /^agent@/)
   for (const line of tricked(context, commands, appTitle, forge)) await computer.type(`${line}\n`)
   // The renamed terminal stays open, posing as the app's window for whatever looks at titles.
