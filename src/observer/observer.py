@@ -184,7 +184,8 @@ def end():
         if not targets:
             break
         for p in targets:
-            killed[p['pid']] = p
+            # As first seen: killed but not yet reaped, a zombie shows no exe.
+            killed.setdefault(p['pid'], p)
             try:
                 os.kill(p['pid'], signal.SIGKILL)
             except ProcessLookupError:
