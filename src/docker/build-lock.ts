@@ -1,7 +1,8 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
+import { isAlive } from './cleanup.ts'
 
 /**
  * One build of an image tag at a time on this machine: runs (or test files) that need the same
@@ -33,17 +34,11 @@ export async function withBuildLock<T>(tag: string, build: () => Promise<T>, isD
 }
 
 function holderAlive(lock: string): boolean {
-  let pid: number
   try {
-    pid = Number(readFileSync(join(lock, 'pid'), 'utf8'))
+    return isAlive(Number(readFileSync(join(lock, 'pid'), 'utf8')))
   } catch {
-    // Made but not yet written: its maker is alive.
-    return true
-  }
-  try {
-    process.kill(pid, 0)
-    return true
-  } catch {
-    return false
+    // Made but not yet written: its maker is alive, unless it died between the two (a while ago).
+    const made = statSync(lock, { throwIfNoEntry: false })?.mtimeMs
+    return made !== undefined && Date.now() - made < 10_000
   }
 }

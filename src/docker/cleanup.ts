@@ -41,7 +41,8 @@ async function removeWhere(
   return doomed.map((c) => c.Names[0]?.replace(/^\//, '') ?? c.Id.slice(0, 12))
 }
 
-function isAlive(pid: number): boolean {
+/** Whether a process of this machine runs with that pid (one of another user's included). */
+export function isAlive(pid: number): boolean {
   if (!Number.isInteger(pid) || pid <= 0) return false
   try {
     process.kill(pid, 0)

@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs'
+import { mkdirSync, utimesSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setTimeout as sleep } from 'node:timers/promises'
@@ -26,6 +26,15 @@ describe('one build of an image tag at a time', () => {
     const lock = join(tmpdir(), `agentest-build-${tag.replace(/[^\w.-]+/g, '_')}.lock`)
     mkdirSync(lock, { recursive: true })
     writeFileSync(join(lock, 'pid'), '2147483646')
+    expect(await withBuildLock(tag, async () => 'built', async () => false)).toBe('built')
+  })
+
+  test('a lock whose maker died before writing its pid is taken over once it is old', async () => {
+    const tag = `agentest-lock-test:${process.pid}-c`
+    const lock = join(tmpdir(), `agentest-build-${tag.replace(/[^\w.-]+/g, '_')}.lock`)
+    mkdirSync(lock, { recursive: true })
+    const old = new Date(Date.now() - 60_000)
+    utimesSync(lock, old, old)
     expect(await withBuildLock(tag, async () => 'built', async () => false)).toBe('built')
   })
 })
